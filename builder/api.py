@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from builder.i18n import L_
+
 
 def check(source, packs=()):
     """Check a list: ``source`` is a file path, a ``ListEditor`` or a parsed ``ListDoc``;
@@ -115,7 +117,7 @@ def import_(source, system: str | None = None, base_dir=None):
         if p not in found:
             notes.append(
                 Diagnostic(
-                    imp.file, 0, 0, f"pack '{p}' not found here; left out of the list", severity="warning"
+                    imp.file, 0, 0, L_("pack '{p}' not found here; left out of the list", p=p), severity="warning"
                 ).format()
             )
     if found:

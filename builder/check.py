@@ -15,7 +15,8 @@ from pathlib import Path
 
 from builder.catalog.loader import load_catalog
 from builder.errors import one_line, safe_terminal
-from builder.findings import CheckResult, Finding
+from builder.findings import CheckResult, Finding, severity_word
+from builder.i18n import N_, _, ngettext, tr
 from builder.kit.numbers import number_text
 from builder.lists.check import check_doc, packs_checked_with, resolve_house_rules
 from builder.lists.document import ListDoc, load_list, parse_list
@@ -41,23 +42,29 @@ def format_result(
     if all_rules is None:
         all_rules = explain
     c = res.counts()
-    status = "legal" if res.legal else "ILLEGAL"
-    parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
+    status = verdict(res.legal)
+    errors = ngettext("{n} error", "{n} errors", c["error"]).format(n=c["error"])
+    warnings = ngettext("{n} warning", "{n} warnings", c["warning"]).format(n=c["warning"])
 
     title = f" {quoted(res.name)}" if res.name else ""
-    lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
+    lines = [
+        _("{file}: {system}{title}: {verdict} ({errors}, {warnings})").format(
+            file=res.file, system=res.system, title=title, verdict=status, errors=errors, warnings=warnings
+        )
+    ]
     if res.summary:
-        lines.extend(_wrap("  summary: ", summary_items(res.summary, explain)))
+        lines.extend(_wrap("  " + _("summary:") + " ", summary_items(res.summary, explain)))
     rules = res.house_rules if all_rules else res.house_rules_agreed
     if rules:
         shown = []
         for k, v in rules.items():
-            shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
-        lines.extend(_wrap("  house rules: ", shown))
+            value = f"{k}={_fmt(v)}"
+            shown.append(_("{rule} (agreed)").format(rule=value) if k in res.house_rules_agreed else value)
+        lines.extend(_wrap("  " + _("house rules:") + " ", shown))
     if res.packs:
         lines.extend(
             _wrap(
-                "  packs: ",
+                "  " + _("packs:") + " ",
                 [
                     f"{p['name']}"
                     + (f" {p['version']}" if p.get("version") else "")
@@ -67,17 +74,19 @@ def format_result(
             )
         )
     for line in res.pack_changes:
-        lines.append(f"  note: {line}")
+        lines.append("  " + _("note: {text}").format(text=tr(line)))
     for f in res.findings:
         if f in printed:
             continue
         lines.append("  " + f.format(res.file, explain=explain))
         if explain and f.counted:
             for item in f.counted:
-                lines.append(f"      counted: {item}")
+                lines.append("      " + _("counted: {item}").format(item=tr(item)))
         if explain and (f.value is not None or f.bound is not None):
             parts = [
-                f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base)) if v is not None
+                _("{key} {value}").format(key=_(word), value=tr(v) if isinstance(v, str) else _fmt(v))
+                for word, v in ((N_("value"), f.value), (N_("bound"), f.bound), (N_("base"), f.base))
+                if v is not None
             ]
             lines.append("      " + ", ".join(parts))
 
@@ -85,6 +94,59 @@ def format_result(
 
 
 _OPS = {"max": "<=", "min": ">=", "exactly": "="}
+
+
+def verdict(legal: bool) -> str:
+    """A list's verdict as the text output says it: ``legal`` or ``ILLEGAL``, translated."""
+    return _("legal") if legal else _("ILLEGAL")
+
+
+# the summary's keys as the text output names them (the keys stay English in JSON and CSV)
+SUMMARY_WORDS = frozenset(
+    (
+        N_("action_cards"),
+        N_("attack_cards"),
+        N_("block_cards"),
+        N_("capital"),
+        N_("cards"),
+        N_("cavalry"),
+        N_("clan"),
+        N_("commander"),
+        N_("creatures"),
+        N_("curve"),
+        N_("deck"),
+        N_("events"),
+        N_("families"),
+        N_("firearms"),
+        N_("hero"),
+        N_("hero_points"),
+        N_("leaders"),
+        N_("limit"),
+        N_("max_cards"),
+        N_("max_hero_points"),
+        N_("melee"),
+        N_("models"),
+        N_("neutral"),
+        N_("players"),
+        N_("points"),
+        N_("provinces"),
+        N_("ranged"),
+        N_("scores"),
+        N_("side"),
+        N_("size"),
+        N_("skirmishers"),
+        N_("terrains"),
+        N_("troops"),
+        N_("units"),
+        N_("usable_cards"),
+    )
+)
+
+
+def summary_word(key: str) -> str:
+    """A summary key as a player reads it in the current language (a key of a game not named
+    here shows as it is)."""
+    return _(key) if key in SUMMARY_WORDS else key
 
 
 def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
@@ -99,19 +161,19 @@ def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
     rows = func(lst, catalog, rules, detail=True) if detail else func(lst, catalog, rules)
     if not rows:
         return []
-    out = ["  limits:"]
+    out = ["  " + _("limits:")]
     for row in rows:
         if row.get("value") is None:
             continue
         group = f" ({row['group']})" if row.get("group") else ""
-        unit = f" {row['unit']}" if row.get("unit") else ""
-        mark = "" if row.get("ok", True) else "  BROKEN"
+        unit = " " + _(row["unit"]) if row.get("unit") else ""  # catalog words: in the findings templates
+        mark = "" if row.get("ok", True) else "  " + _("BROKEN")
         out.append(
-            f"    {row['label']}{group}: {_fmt(row['value'])} {_OPS.get(row['kind'], row['kind'])} "
+            f"    {_(row['label'])}{group}: {_fmt(row['value'])} {_OPS.get(row['kind'], row['kind'])} "
             f"{_fmt(row['bound'])}{unit}{mark}"
         )
         if row.get("counted") and row.get("for_each") in (None, "list"):
-            out.append("      counted: " + "; ".join(row["counted"]))
+            out.append("      " + _("counted: {item}").format(item="; ".join(tr(c) for c in row["counted"])))
     return out
 
 
@@ -132,9 +194,9 @@ def summary_items(summary: Mapping[str, object], explain: bool = False) -> list[
     ):
         left = summary["limit"] - summary["points"]
         items += [
-            f"points {_fmt(summary['points'])}",
-            f"limit {_fmt(summary['limit'])}",
-            f"left {_fmt(left)}" if left >= 0 else f"over by {_fmt(-left)}",
+            _("points {n}").format(n=_fmt(summary["points"])),
+            _("limit {n}").format(n=_fmt(summary["limit"])),
+            _("left {n}").format(n=_fmt(left)) if left >= 0 else _("over by {n}").format(n=_fmt(-left)),
         ]
         keys = [k for k in keys if k not in ("points", "limit")]
     for k in keys:
@@ -143,11 +205,11 @@ def summary_items(summary: Mapping[str, object], explain: bool = False) -> list[
             continue  # shown with its value
         if v is None:
             if explain or k in ALWAYS_SHOWN:
-                items.append(f"{k} unknown")
+                items.append(_("{key} unknown").format(key=summary_word(k)))
             continue
         if not explain and k not in ALWAYS_SHOWN and not isinstance(v, bool) and v == 0:
             continue
-        text = f"{k} {_fmt(v)}"
+        text = _("{key} {value}").format(key=summary_word(k), value=_fmt(v))
         pct = summary.get(f"{k}_percent")
         if pct is not None and (explain or v):
             text += f" ({_fmt(pct)}%)"
@@ -178,7 +240,7 @@ def load_checked(path, extra_packs=()):
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     result = check_doc(doc, catalog=catalog)
-    lst, _ = get(doc.system).rules.load_list(doc, catalog)
+    lst, _findings = get(doc.system).rules.load_list(doc, catalog)
     return doc, catalog, lst, result
 
 
@@ -191,13 +253,18 @@ def paint_result(lines: list[str], res: CheckResult) -> list[str]:
     finding's severity in colour: legal green, ILLEGAL red, errors red, warnings yellow, notes cyan."""
     out = list(lines)
     if out:
-        status = "legal" if res.legal else "ILLEGAL"
+        key = "legal" if res.legal else "ILLEGAL"
+        status = verdict(res.legal)
         head, sep, tail = out[0].rpartition(f": {status} (")
         if sep:
-            out[0] = f"{head}: {_paint(status)} ({tail}"
-    severity = re.compile(r"^(  (?:.*?: )?)(error|warning|info)( [A-Za-z0-9_.-]+: )")
+            out[0] = f"{head}: {_paint(status, key)} ({tail}"
+    words = {severity_word(s): s for s in ("error", "warning", "info")}
+    names = "|".join(re.escape(w) for w in words)
+    severity = re.compile(r"^(  (?:.*?: )?)(" + names + r")( [A-Za-z0-9_.-]+: )")
     for i in range(1, len(out)):
-        out[i] = severity.sub(lambda m: m.group(1) + _paint(m.group(2)) + m.group(3), out[i], count=1)
+        out[i] = severity.sub(
+            lambda m: m.group(1) + _paint(m.group(2), words[m.group(2)]) + m.group(3), out[i], count=1
+        )
     return out
 
 

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from builder import i18n
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal, unknown_format
 from builder.systems import find_system
 
 if TYPE_CHECKING:
@@ -55,8 +55,7 @@ def formats(*names: str):
         if value is not None and value not in names:
             import typer
 
-            shown = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
-            raise typer.BadParameter(f"unknown format '{value}' (use {shown})")
+            raise typer.BadParameter(unknown_format(value, names))
         return value
 
     return check
@@ -88,7 +87,9 @@ def run_check(
     from builder.lists.document import load_list
 
     if format not in ("text", "json", "csv"):
-        echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
+        echo(
+            i18n._("daimyo: error: {message}").format(message=unknown_format(format, ("text", "json", "csv"))), err=True
+        )
         return EXIT_INPUT
     try:
         owned = _collection() if collection else None
@@ -315,7 +316,7 @@ def main() -> None:
             echo(line, err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        echo("daimyo: interrupted", err=True)
+        echo(i18n._("daimyo: interrupted"), err=True)
         sys.exit(130)
     except Exception as exc:  # a bug, not bad input: one line unless asked for the details
         if os.environ.get("DAIMYO_DEBUG"):
@@ -327,8 +328,10 @@ def main() -> None:
         if tb is not None:
             where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
         echo(
-            f"daimyo: internal error: {type(exc).__name__}: {exc}{where} "
-            "(this is a bug in daimyo; run again with DAIMYO_DEBUG=1 for the details)",
+            i18n._(
+                "daimyo: internal error: {error}{where} (this is a bug in daimyo; run again with DAIMYO_DEBUG=1 "
+                "for the details)"
+            ).format(error=f"{type(exc).__name__}: {exc}", where=where),
             err=True,
         )
         sys.exit(70)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from builder import SYSTEMS
 from builder.errors import DaimyoError, option
+from builder.i18n import L_
 
 
 def example_lists() -> list[Path]:
@@ -104,7 +105,8 @@ def run_demo(out: str, echo, force: bool = False) -> int:
                 else (getattr(exc, "strerror", None) or str(exc))
             )
             raise UsageError(
-                f"cannot make the output folder '{out}': {why}", f"give a folder with {option('out')}"
+                L_("cannot make the output folder '{out}': {why}", out=out, why=why),
+                L_("give a folder with {option}", option=option("out")),
             ) from None
         echo(f"\n== printing into {outdir}/")
         jobs: list[tuple[str, Path, Callable[..., Path], Path | str]]

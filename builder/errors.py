@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from builder.i18n import _, pgettext
+
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
@@ -91,6 +93,33 @@ def _readable(text: str) -> str:
     return humanize(text, bare=False)
 
 
+def _tr(text: str) -> str:
+    """A message in the current language (a ``builder.i18n.Text`` is translated; a string was
+    translated when it was made)."""
+    if type(text) is str or not hasattr(text, "translated"):
+        return text
+    return str(text.translated())
+
+
+def _severity(severity: str) -> str:
+    if severity == "error":
+        return pgettext("severity", "error")
+    if severity == "warning":
+        return pgettext("severity", "warning")
+    if severity == "info":
+        return pgettext("severity", "info")
+    return severity
+
+
+def unknown_format(value: str, names: tuple[str, ...] | list[str]) -> str:
+    """``unknown format 'xml' (use text, json or csv)`` in the current language."""
+    if len(names) == 1:
+        return _("unknown format '{format}' (use {formats})").format(format=value, formats=names[0])
+    return _("unknown format '{format}' (use {formats} or {last})").format(
+        format=value, formats=", ".join(names[:-1]), last=names[-1]
+    )
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     file: str
@@ -105,11 +134,11 @@ class Diagnostic:
         """``FILE:LINE:COL: error CODE: MESSAGE (HINT)``; a problem with a whole file (no line)
         is ``FILE: error CODE: MESSAGE (HINT)``. ``flags``: options named as command-line flags."""
         where = f"{self.file}:{self.line}:{self.col}" if self.line and self.line > 0 else f"{self.file}"
-        head = f"{where}: {self.severity}"
+        head = f"{where}: {_severity(self.severity)}"
         head += f" {self.code}:" if self.code else ":"
-        text = f"{head} {self.message}"
+        text = f"{head} {_tr(self.message)}"
         if self.hint:
-            text += f" ({self.hint})"
+            text += f" ({_tr(self.hint)})"
         return one_line(show_options(text, flags))  # sources stay FILE:LINE here: pack authors write them so
 
     def __str__(self) -> str:  # pragma: no cover - convenience
@@ -148,11 +177,14 @@ class UsageError(DaimyoError):
     """A command was called with arguments that cannot work."""
 
     def __init__(self, message: str, hint: str | None = None):
-        text = message + (f" ({hint})" if hint else "")
+        text = _tr(message) + (f" ({_tr(hint)})" if hint else "")
         super().__init__([Diagnostic("daimyo", 0, 0, text)])
 
     def lines(self, flags: bool = False) -> list[str]:
-        return [one_line(show_options(_readable(f"daimyo: error: {d.message}"), flags)) for d in self.diagnostics]
+        return [
+            one_line(show_options(_readable(_("daimyo: error: {message}").format(message=d.message)), flags))
+            for d in self.diagnostics
+        ]
 
 
 class WouldOverwrite(UsageError):
@@ -161,10 +193,14 @@ class WouldOverwrite(UsageError):
     def __init__(
         self,
         path,
-        message: str = "file exists; not overwritten",
-        hint: str | None = f"pass {option('force')} to replace it",
+        message: str | None = None,
+        hint: str | None = "",
     ):
-        super().__init__(f"{path}: {message}", hint)
+        if message is None:
+            message = _("file exists; not overwritten")
+        if hint == "":
+            hint = _("pass {force} to replace it").format(force=option("force"))
+        super().__init__(f"{path}: {_tr(message)}", hint)
         self.path = path
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from builder.errors import one_line
+from builder.i18n import L_, N_, SOURCE_LANGUAGE, Text, current_language, pgettext, use
 from builder.rulebooks import exact_source, format_source, humanize
 
 SEVERITIES = ("error", "warning", "info")
@@ -21,6 +22,10 @@ class Finding:
     with and what the limit was computed from (e.g. 105, 100, "50% of 200 AP").
     ``loc`` is the value path in the list document (``("troops", 3)``);
     ``counted`` names what was counted toward a limit, for ``--explain``.
+
+    ``message`` is the English text; a message made with ``builder.i18n.L_`` also keeps its
+    ``template`` (the English msgid, with named placeholders) and its ``params``, from which
+    ``translated()`` makes the text in the current language (never by reading the English).
     """
 
     severity: str
@@ -34,12 +39,38 @@ class Finding:
     counted: list[str] = field(default_factory=list)
     line: int | None = None
     col: int | None = None
+    text: Text | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in _RANK:
             raise ValueError(f"bad severity {self.severity!r}")
         if self.loc is not None:
             self.loc = tuple(self.loc)
+        if isinstance(self.message, Text):
+            self.text, self.message = self.message, str(self.message)
+
+    @property
+    def template(self) -> str | None:
+        """The English msgid the message was made from (``None`` for a message given as text)."""
+        return self.text.template if self.text is not None else None
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The values of the template's placeholders (a word a person reads is a ``Text``)."""
+        return dict(self.text.params) if self.text is not None else {}
+
+    def reword(self, message: str) -> None:
+        """Say the finding in other words (a ``Text`` keeps its template and parameters)."""
+        if isinstance(message, Text):
+            self.text, self.message = message, str(message)
+        else:
+            self.text, self.message = None, message
+
+    def translated(self) -> str:
+        """The message in the current language, rulebook references as a player reads them
+        (the English ``message`` where there is no template)."""
+        text = self.text.translated() if self.text is not None else self.message
+        return humanize(text, bare=False)
 
     @property
     def path(self) -> str | None:
@@ -55,15 +86,20 @@ class Finding:
         return _RANK[self.severity]
 
     def to_json(self) -> dict:
-        d: dict[str, object] = {
-            "severity": self.severity,
-            "code": self.code,
-            "message": humanize(self.message, bare=False),
-            "path": self.path,
-            "source": self.source,
-        }
-        if self.source:
-            d["source_text"] = format_source(self.source)
+        """The finding as JSON: English whatever the language (machine output never changes with
+        it), with ``message_translated`` and ``source_text_translated`` added beside the English
+        when the current language is another."""
+        lang = current_language()
+        with use(SOURCE_LANGUAGE):
+            d: dict[str, object] = {
+                "severity": self.severity,
+                "code": self.code,
+                "message": humanize(self.message, bare=False),
+                "path": self.path,
+                "source": self.source,
+            }
+            if self.source:
+                d["source_text"] = format_source(self.source)
         if self.line is not None:
             d["line"] = self.line
             d["col"] = self.col
@@ -73,12 +109,16 @@ class Finding:
                 d[k] = v
         if self.counted:
             d["counted"] = list(self.counted)
+        if lang != SOURCE_LANGUAGE:
+            d["message_translated"] = self.translated()
+            if self.source:
+                d["source_text_translated"] = format_source(self.source)
         return d
 
     def format(self, file: str | None = None, explain: bool = False) -> str:
         """``FILE:LINE:COL: SEVERITY CODE: MESSAGE (SOURCE)``, the source as a player reads it
         ("Kensei rulebook, Army leaders, line 5912"); ``explain`` adds the exact FILE:LINE."""
-        text = f"{self.severity} {self.code}: {humanize(self.message, bare=False)}"
+        text = f"{severity_word(self.severity)} {self.code}: {self.translated()}"
         if self.source:
             shown = format_source(self.source, inline=True)
             exact = exact_source(self.source) if explain else ""
@@ -87,6 +127,15 @@ class Finding:
             where = f"{file}:{self.line}:{self.col}" if self.line else file
             text = f"{where}: {text}"
         return one_line(text)
+
+
+def severity_word(severity: str) -> str:
+    """A severity as the text output shows it (``error``, ``warning``, ``info``), translated."""
+    if severity == "error":
+        return pgettext("severity", "error")
+    if severity == "warning":
+        return pgettext("severity", "warning")
+    return pgettext("severity", "info")
 
 
 def error(code: str, message: str, **kw: Any) -> Finding:
@@ -99,6 +148,15 @@ def warning(code: str, message: str, **kw: Any) -> Finding:
 
 def info(code: str, message: str, **kw: Any) -> Finding:
     return Finding("info", code, message, **kw)
+
+
+def event_setting(key: str, want: Any, got: Any) -> Finding:
+    """An event's setting the list does not play (``event-setting``, checked on submission)."""
+    if got is None:
+        message = L_("this event plays {key} {want}; the list has {key} (none)", key=key, want=want)
+    else:
+        message = L_("this event plays {key} {want}; the list has {key} {got}", key=key, want=want, got=got)
+    return Finding("error", "event-setting", message, loc=(key,))
 
 
 class Summary(TypedDict, total=False):
@@ -194,12 +252,14 @@ class FindingCode:
         return format_source(self.source)
 
     def to_json(self) -> dict:
+        with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+            section = self.section()
         return {
             "code": self.code,
             "severity": self.severity,
             "meaning": self.meaning,
             "source": self.source or None,
-            "section": self.section() or None,
+            "section": section or None,
         }
 
 
@@ -229,8 +289,10 @@ def from_restrictions(prefix: str, restrictions: Iterable[Any] | None) -> dict[s
         out[code] = FindingCode(
             code,
             "error",
-            "a profile lacks a field a restriction needs (named; give it "
-            "in a pack): an error when it could change the verdict",
+            N_(
+                "a profile lacks a field a restriction needs (named; give it in a pack): an error when it could "
+                "change the verdict"
+            ),
         )
     return out
 

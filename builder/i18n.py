@@ -287,6 +287,80 @@ def N_(message: str) -> str:
     return message
 
 
+class Text(str):
+    """A message translated where it is shown: the English text (it *is* that string, so it goes
+    wherever a ``str`` goes), with its msgid (``template``) and named ``params`` kept, so the
+    same message reads in any language later (``translated()``), made from its template and
+    parameters, never by reading the English back. A parameter that is itself a ``Text`` (a
+    word a person reads: "troop", a rule's description) is translated with it; any other
+    parameter is data (a name, a number) and is shown as it is. Made with ``L_()`` (or
+    ``Ln_()`` for a count), which ``scripts/i18n.py extract`` reads like ``_()``."""
+
+    template: str
+    plural: str | None
+    n: int | None
+    params: dict[str, Any]
+
+    def __new__(
+        cls, template: str, params: Mapping[str, Any] | None = None, plural: str | None = None, n: int | None = None
+    ) -> Text:
+        values = dict(params or {})
+        english = _english(template, plural, n, values)
+        self = super().__new__(cls, english)
+        self.template = template
+        self.plural = plural
+        self.n = n
+        self.params = values
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Text, (self.template, self.params, self.plural, self.n))
+
+    def translated(self, lang: str | None = None) -> str:
+        """This message in ``lang`` (the current language when ``None``); English where a
+        catalog lacks it or its translation does not fit its parameters."""
+        cat = translations(resolve(lang) if lang is not None else _current.get())
+        try:
+            return _render(cat, self.template, self.plural, self.n, self.params)
+        except (KeyError, IndexError, ValueError):  # a translation whose placeholders do not match
+            return str(self)
+
+
+def _english(template: str, plural: str | None, n: int | None, params: dict[str, Any]) -> str:
+    """The message as written (a ``Text`` parameter is its English already)."""
+    msg = template if plural is None or n == 1 else plural
+    return msg.format(**params) if params else msg
+
+
+def _render(
+    cat: _gettext.NullTranslations, template: str, plural: str | None, n: int | None, params: dict[str, Any]
+) -> str:
+    msg = cat.ngettext(template, plural, n if n is not None else 1) if plural is not None else cat.gettext(template)
+    if not params:
+        return msg
+    shown = {
+        k: (_render(cat, v.template, v.plural, v.n, v.params) if isinstance(v, Text) else v) for k, v in params.items()
+    }
+    return msg.format(**shown)
+
+
+def L_(message: str, /, **params: Any) -> Text:
+    """``message`` with its named ``params`` (``{name}`` in it), English now and translatable
+    later: ``L_("unknown {what} '{name}'", what=L_("troop"), name=n)``."""
+    return Text(message, params)
+
+
+def Ln_(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+    """``L_`` for a count: the form for ``n`` (also a parameter, ``{n}``) chosen where shown."""
+    return Text(singular, {"n": n, **params}, plural, n)
+
+
+def tr(text: str) -> str:
+    """A message in the current language: a ``Text`` translated, any other string as it is
+    (data, or a message made before it could be kept)."""
+    return text.translated() if isinstance(text, Text) else text
+
+
 def install_jinja(env: Any) -> None:
     """Give a Jinja2 environment ``{% trans %}`` blocks and ``_()``/``gettext()``/``ngettext()``
     in the current language (new-style: ``{{ _('%(n)s cards', n=count) }}``, escaped like any

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from builder.errors import UsageError
+from builder.i18n import L_
 
 # Any number a list, a pack or a shared list holds (points, counts, models, sizes,
 # house-rule values): no game needs more, and beyond it arithmetic would overflow.
@@ -170,7 +171,7 @@ def whole_between(value, what: str, low: int, high: int) -> int:
     try:
         n = int(str(value).strip())
     except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a whole number, not '{value}'") from None
+        raise UsageError(L_("{what} must be a whole number, not '{value}'", what=what, value=value)) from None
     if not low <= n <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, not {n}")
+        raise UsageError(L_("{what} must be between {low} and {high}, not {n}", what=what, low=low, high=high, n=n))
     return n

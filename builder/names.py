@@ -9,6 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
 from builder import state
+from builder.i18n import L_
 
 if TYPE_CHECKING:
     import difflib
@@ -168,7 +169,11 @@ def did_you_mean(name: str, candidates, n: int = 3) -> str:
     hits = suggest(name, candidates, n)
     if not hits:
         return ""
-    return "did you mean " + " or ".join(f"'{h}'" for h in hits) + "?"
+    if len(hits) == 1:
+        return L_("did you mean '{a}'?", a=hits[0])
+    if len(hits) == 2:
+        return L_("did you mean '{a}' or '{b}'?", a=hits[0], b=hits[1])
+    return L_("did you mean {names} or '{last}'?", names=" or ".join(f"'{h}'" for h in hits[:-1]), last=hits[-1])
 
 
 _normalize_memo = state.memo(

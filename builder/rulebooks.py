@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 
 from builder import state
+from builder.i18n import _, current_language
 from builder.paths import cache_dir, catalog_dir
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
@@ -126,9 +127,10 @@ def source_refs(source: str) -> list[tuple[str, int, int]]:
 
 
 def _lines(ranges: list[tuple[int, int]]) -> str:
-    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges]
-    word = "line" if len(ranges) == 1 and ranges[0][0] == ranges[0][1] else "lines"
-    return f"{word} {', '.join(parts)}"
+    parts = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return _("line {lines}").format(lines=parts)
+    return _("lines {lines}").format(lines=parts)
 
 
 def format_source(source: str | None, inline: bool = False, short: bool = False) -> str:
@@ -136,12 +138,13 @@ def format_source(source: str | None, inline: bool = False, short: bool = False)
     formatted again and again, so the answers are kept)."""
     if not source:
         return ""
-    return _format_source(str(source), inline, short)
+    return _format_source(str(source), inline, short, current_language())
 
 
 @state.memo("rulebooks.sources", bound=4096, lifetime=state.VALUE, doc="a source reference as a player reads it")
-def _format_source(source: str, inline: bool = False, short: bool = False) -> str:
-    """A source as a player reads it: "Kensei rulebook, Army leaders (line 5912)".
+def _format_source(source: str, inline: bool = False, short: bool = False, lang: str = "en") -> str:
+    """A source as a player reads it: "Kensei rulebook, Army leaders (line 5912)" (the words in
+    ``lang``, the current language, which the kept answers are told apart by).
 
     ``source`` is one or more ``FILE:LINE`` / ``FILE:FIRST-LAST`` joined by ``,`` or ``;``;
     references into one section are gathered, sections of one rulebook follow each other
@@ -175,7 +178,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
     out, last_file = [], None
     for file, title, ranges in groups:
         book = books.get(file)
-        name = book.title if book else "rulebook " + file.split("_")[0]
+        name = book.title if book else _rulebook(file.split("_")[0])
         where = _lines(ranges)
         head = name if file != last_file and not short else ""
         if title:
@@ -186,6 +189,10 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
         out.append(piece)
         last_file = file
     return "; ".join(out)
+
+
+def _rulebook(number: str) -> str:
+    return _("rulebook {number}").format(number=number)
 
 
 def exact_source(source: str | None) -> str:
@@ -204,7 +211,14 @@ def humanize(text: str | None, bare: bool = True) -> str:
         whole = text
         text = _rx("run").sub(lambda m: format_source(m.group(0), inline=_in_parens(whole, m)), text)
     if bare and "L" in text:
-        text = _rx("bare").sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
+        text = _rx("bare").sub(
+            lambda m: (
+                _("line {lines}").format(lines=m["a"])
+                if not m["b"]
+                else _("lines {lines}").format(lines=f"{m['a']}-{m['b']}")
+            ),
+            text,
+        )
     return text
 
 

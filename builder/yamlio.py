@@ -20,6 +20,7 @@ from typing import Any
 
 from builder import limits
 from builder.errors import DaimyoError, Diagnostic, WouldOverwrite, option
+from builder.i18n import L_
 from builder.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_PACK_VALUES, long_integer_problem, number_problem
 
 Path_ = tuple  # a value path: ("troops", 3, "models")
@@ -211,9 +212,9 @@ def _tab_diag(file: str, text: str, line: int, code: str | None) -> Diagnostic |
                     file,
                     n,
                     lead.index("\t") + 1,
-                    f"line {n} is indented with a tab; indent with spaces",
+                    L_("line {n} is indented with a tab; indent with spaces", n=n),
                     code=code,
-                    hint="YAML does not allow tabs for indentation",
+                    hint=L_("YAML does not allow tabs for indentation"),
                 )
     return None
 
@@ -227,9 +228,13 @@ def _mark_diag(file: str, exc, code: str | None, text: str | None = None) -> Dia
             return tab
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
-    msg = f"YAML syntax: {problem}" + (f" ({context})" if context else "")
+    msg = (
+        L_("YAML syntax: {problem} ({context})", problem=problem, context=context)
+        if context
+        else L_("YAML syntax: {problem}", problem=problem)
+    )
     return Diagnostic(
-        file, line, col, msg, code=code, hint="check indentation, colons and quotes on this line or the one before"
+        file, line, col, msg, code=code, hint=L_("check indentation, colons and quotes on this line or the one before")
     )
 
 
@@ -303,9 +308,9 @@ def too_deep_diag(file: str, code: str | None = None) -> Diagnostic:
         file,
         1,
         1,
-        f"values nested more than {MAX_DEPTH} levels deep",
+        L_("values nested more than {MAX_DEPTH} levels deep", MAX_DEPTH=MAX_DEPTH),
         code=code,
-        hint="a list or catalog needs a few levels",
+        hint=L_("a list or catalog needs a few levels"),
     )
 
 
@@ -360,9 +365,15 @@ def too_many_entries_diag(file: str, code: str | None = None) -> Diagnostic:
         file,
         1,
         1,
-        f"more than {limits.MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
+        L_(
+            "more than {MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
+            MAX_PACK_ENTRIES=limits.MAX_PACK_ENTRIES,
+            MAX_PACK_VALUES=MAX_PACK_VALUES,
+        ),
         code=code,
-        hint=f"split it into packs of at most {limits.MAX_PACK_ENTRIES:,} entries",
+        hint=L_(
+            "split it into packs of at most {MAX_PACK_ENTRIES:,} entries", MAX_PACK_ENTRIES=limits.MAX_PACK_ENTRIES
+        ),
     )
 
 
@@ -404,7 +415,9 @@ def parse_yaml(
         raise
     except RecursionError:
         raise DaimyoError(
-            Diagnostic(file, 1, 1, "values nested too deeply", code=code, hint="a list or catalog needs a few levels")
+            Diagnostic(
+                file, 1, 1, L_("values nested too deeply"), code=code, hint=L_("a list or catalog needs a few levels")
+            )
         ) from None
     except Exception as exc:  # constructor errors (bad timestamps, ...)
         mark = getattr(exc, "problem_mark", None)
@@ -455,9 +468,9 @@ def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _
                     file,
                     mark.line + 1,
                     mark.column + 1,
-                    "aliases expand to far more values than the document holds",
+                    L_("aliases expand to far more values than the document holds"),
                     code=code,
-                    hint="write the values out instead of repeating *aliases",
+                    hint=L_("write the values out instead of repeating *aliases"),
                 )
             )
         values[path] = (mark.line + 1, mark.column + 1)
@@ -472,13 +485,13 @@ def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _
                 if knode.ctag is not plain and knode.tag == _MERGE:
                     raise DaimyoError(
                         Diagnostic(
-                            file, kmark.line + 1, kmark.column + 1, "merge keys (<<) are not supported", code=code
+                            file, kmark.line + 1, kmark.column + 1, L_("merge keys (<<) are not supported"), code=code
                         )
                     )
                 if not isinstance(knode, ScalarNode):
                     raise DaimyoError(
                         Diagnostic(
-                            file, kmark.line + 1, kmark.column + 1, "a mapping key must be a plain value", code=code
+                            file, kmark.line + 1, kmark.column + 1, L_("a mapping key must be a plain value"), code=code
                         )
                     )
                 key = _scalar(knode, constructor, file, code)
@@ -490,9 +503,9 @@ def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _
                             file,
                             kmark.line + 1,
                             kmark.column + 1,
-                            f"duplicate key '{key}'",
+                            L_("duplicate key '{key}'", key=key),
                             code=code,
-                            hint="each key may appear once in a mapping",
+                            hint=L_("each key may appear once in a mapping"),
                         )
                     )
                 kp = path + (key,)
@@ -504,7 +517,7 @@ def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _
                 file,
                 mark.line + 1,
                 mark.column + 1,  # pragma: no cover
-                "unsupported YAML node",
+                L_("unsupported YAML node"),
                 code=code,
             )
         )
@@ -546,26 +559,26 @@ def read_bytes(
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise DaimyoError(Diagnostic(name, 0, 0, "file not found", code=code, hint="check the path")) from None
+        raise DaimyoError(Diagnostic(name, 0, 0, L_("file not found"), code=code, hint=L_("check the path"))) from None
     except IsADirectoryError:
-        raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code)) from None
+        raise DaimyoError(Diagnostic(name, 0, 0, L_("is a folder, not a file"), code=code)) from None
     except (OSError, ValueError) as exc:
         raise DaimyoError(
-            Diagnostic(name, 0, 0, f"cannot read: {getattr(exc, 'strerror', None) or exc}", code=code)
+            Diagnostic(name, 0, 0, L_("cannot read: {value}", value=getattr(exc, "strerror", None) or exc), code=code)
         ) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code))
+            raise DaimyoError(Diagnostic(name, 0, 0, L_("is a folder, not a file"), code=code))
         if not stat.S_ISREG(st.st_mode):
             raise DaimyoError(
                 Diagnostic(
                     name,
                     0,
                     0,
-                    "is not a regular file (a device or a pipe); not read",
+                    L_("is not a regular file (a device or a pipe); not read"),
                     code=code,
-                    hint="give the name of a file",
+                    hint=L_("give the name of a file"),
                 )
             )
         if st.st_size > limit:
@@ -574,9 +587,9 @@ def read_bytes(
                     name,
                     0,
                     0,
-                    f"file too large: {st.st_size:,} bytes (at most {limit:,})",
+                    L_("file too large: {st_size:,} bytes (at most {limit:,})", st_size=st.st_size, limit=limit),
                     code=code,
-                    hint="split it into smaller files",
+                    hint=L_("split it into smaller files"),
                 )
             )
         chunks, total = [], 0
@@ -595,16 +608,18 @@ def read_bytes(
                         name,
                         0,
                         0,
-                        f"file too large: over {limit:,} bytes",
+                        L_("file too large: over {limit:,} bytes", limit=limit),
                         code=code,
-                        hint="split it into smaller files",
+                        hint=L_("split it into smaller files"),
                     )
                 )
         if _TRACK:
             _READ.add(_identity(st))
         return b"".join(chunks)
     except OSError as exc:
-        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror or exc}", code=code)) from None
+        raise DaimyoError(
+            Diagnostic(name, 0, 0, L_("cannot read: {value}", value=exc.strerror or exc), code=code)
+        ) from None
     finally:
         os.close(fd)
 
@@ -621,7 +636,7 @@ def read_text(path: str | os.PathLike, code: str | None = None, display: str | N
         line = before.count(b"\n") + 1
         col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
         raise DaimyoError(
-            Diagnostic(name, line, col, "not UTF-8 text", code=code, hint="save the file as UTF-8")
+            Diagnostic(name, line, col, L_("not UTF-8 text"), code=code, hint=L_("save the file as UTF-8"))
         ) from None
 
 
@@ -670,8 +685,8 @@ def _lock(path: str, name: str):
                                 name,
                                 0,
                                 0,
-                                "another program is editing this file",
-                                hint="try again when it has finished",
+                                L_("another program is editing this file"),
+                                hint=L_("try again when it has finished"),
                             )
                         ) from None
                     time.sleep(0.005)
@@ -819,7 +834,13 @@ def atomic_write(
         else:
             reason = getattr(exc, "strerror", None) or str(exc)
         raise DaimyoError(
-            Diagnostic(str(p), 0, 0, f"cannot write: {reason}", hint="check the folder of the output file")
+            Diagnostic(
+                str(p),
+                0,
+                0,
+                L_("cannot write: {reason}", reason=reason),
+                hint=L_("check the folder of the output file"),
+            )
         ) from None
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -847,7 +868,9 @@ def atomic_write(
             pass
         _remove_folders(made)
         if isinstance(exc, OSError):  # a full disk, a quota, a name the rename refuses
-            raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {exc.strerror or exc}")) from None
+            raise DaimyoError(
+                Diagnostic(str(p), 0, 0, L_("cannot write: {value}", value=exc.strerror or exc))
+            ) from None
         raise
     if editing is not None and editing[1] is not None:  # written back: the lock is released
         _unlock(editing[1])

@@ -29,7 +29,7 @@ sys.path.insert(0, str(TOP))
 
 from builder.i18n import DOMAINS, LOCALE_DIR, domain_of  # noqa: E402
 
-KEYWORDS = dict(DEFAULT_KEYWORDS)
+KEYWORDS = dict(DEFAULT_KEYWORDS, L_=None, Ln_=(1, 2), help_text=None)  # builder.i18n.L_/Ln_, builder.cli_words.help_text
 JINJA = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
 HEADER = "Translations of daimyo, the deck and army builder"
 # {name}, {0}, {name!r:>3}, %(name)s, %s, %d
@@ -100,7 +100,82 @@ def extract() -> dict[str, Catalog]:
             method, str(path), keywords=KEYWORDS, options=options, strip_comment_tags=True
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+        if method == "python":
+            for lineno, message in typer_help(path):
+                catalog.add(message, None, [(rel, lineno)], auto_comments=["help of the command line"])
+    for message, rel, lineno in catalog_messages():
+        catalogs["findings"].add(message, None, [(rel, lineno)])
     return catalogs
+
+
+# the words of a catalog's declarative restrictions a finding shows (``catalog/*/restrictions.yaml``:
+# ``name`` (a finding code's meaning), ``label``, ``noun`` with its singular, ``message``, ``hint``): messages of the ``findings`` domain
+RESTRICTION_TEXT = ("name", "label", "noun", "message", "hint")
+
+
+def catalog_messages() -> Iterator[tuple[str, str, int]]:
+    """(message, file, line) for each restriction text of the catalogs."""
+    for path in sorted((TOP / "catalog").glob("*/*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not any(line.startswith("restrictions:") for line in lines):
+            continue
+        for no, line in enumerate(lines, 1):
+            m = re.match(r"^\s+(?:- )?(" + "|".join(RESTRICTION_TEXT) + r"):\s*(.+?)\s*$", line)
+            if not m or m.group(2).startswith(("{", "[", "#")) and m.group(1) != "message":
+                continue
+            import yaml
+
+            value = yaml.safe_load(m.group(2))
+            if not isinstance(value, str) or not value:
+                continue
+            yield value, shown(path), no
+            if m.group(1) == "noun" and value.endswith("s"):
+                yield value[:-1], shown(path), no
+
+
+# typer's help: ``help=``/``short_help=``/``epilog=`` given to typer.Option, typer.Argument,
+# typer.Typer, ``.command()``, ``.callback()`` and ``.add_typer()``, and the docstring of a function
+# made a command (``@app.command()``, ``@app.callback()``): translated where the help is shown
+# (``builder.commands.app.translate_help``)
+HELP_CALLS = {"Option", "Argument", "Typer", "command", "callback", "add_typer"}
+HELP_KEYWORDS = ("help", "short_help", "epilog")
+
+
+def typer_help(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, message) for each help text of a typer command line in a Python file."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in HELP_CALLS:
+                for kw in node.keywords:
+                    if kw.arg in HELP_KEYWORDS and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                        if kw.value.value.strip():
+                            yield kw.value.lineno, kw.value.value
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # a command: made one by a decorator, or taking typer's options and arguments
+            decorated = any(
+                isinstance(d.func if isinstance(d, ast.Call) else d, ast.Attribute)
+                and (d.func if isinstance(d, ast.Call) else d).attr in ("command", "callback")
+                for d in node.decorator_list
+            )
+            takes_options = any(
+                isinstance(d, ast.Call)
+                and isinstance(d.func, ast.Attribute)
+                and d.func.attr in ("Option", "Argument")
+                for d in node.args.defaults + node.args.kw_defaults
+                if d is not None
+            )
+            if decorated or takes_options:
+                doc = ast.get_docstring(node, clean=True)
+                if doc:
+                    yield node.lineno, doc
 
 
 def pot_text(catalog: Catalog) -> bytes:
@@ -204,9 +279,7 @@ def stale_templates() -> list[str]:
         for key, _ctx in sorted(want - have, key=str)[:5]:
             out.append(f"{shown(path)}: lacks {key[:60]!r} (python scripts/i18n.py extract)")
         for key, _ctx in sorted(have - want, key=str)[:5]:
-            out.append(
-                f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)"
-            )
+            out.append(f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)")
     return out
 
 

@@ -22,10 +22,9 @@ FACES = ("builder/web/", "builder/event/web/", "builder/commands/", "builder/cli
 LONGER = {
     "builder/games/kensei/catalog.py:cross_check": 197,
     "builder/games/kensei/roster.py:draw_unit_card": 147,
-    "builder/games/kensei/rules.py:load_list": 194,
-    "builder/games/satsuma/rules.py:load_list": 139,
+    "builder/games/kensei/rules.py:load_list": 161,
     "builder/games/satsuma/sim.py:play_game": 274,
-    "builder/games/senji/rules.py:check": 267,
+    "builder/games/senji/rules.py:check": 238,
     "builder/render/bookpdf.py:render_book": 192,
     "builder/render/cards/sheet.py:render_cards": 130,
     "builder/share/canonical.py:_value": 126,

@@ -71,3 +71,29 @@ def test_an_unknown_language_prints_english_and_a_note(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("daimyo ")
     assert "no translation for language 'xx'; using English" in out.stderr
+
+
+COMPLETE = ("es", "fr")  # the languages that ship every domain
+
+
+def test_spanish_and_french_ship_every_domain_that_has_messages():
+    import runpy
+
+    tool = runpy.run_path(str(TOP / "scripts" / "i18n.py"))
+    missing = []
+    for domain in i18n.DOMAINS:
+        template = tool["read"](i18n.LOCALE_DIR / f"{domain}.pot")
+        if not any(m.id for m in template):
+            continue
+        for lang in COMPLETE:
+            if not (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").is_file():
+                missing.append(f"{lang}/{domain}.po")
+    assert not missing, missing
+
+
+def test_the_command_line_and_the_findings_ship_in_spanish_french_and_japanese():
+    for lang in COMPLETE:
+        for domain in ("daimyo", "findings"):
+            assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").is_file(), (lang, domain)
+    for domain in ("daimyo", "findings"):
+        assert (i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / f"{domain}.po").is_file(), domain

@@ -14,6 +14,7 @@ from builder.catalog.loader import load_catalog
 from builder.check import check_doc, resolve_house_rules
 from builder.check import limit_lines as lines_of
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.kit.facts import Loaded, num_text, share
 from builder.lists.document import load_list
 from builder.rulebooks import format_source
@@ -67,7 +68,13 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
         if v.notes:
             out["notes"] = list(v.notes)
     elif odds:
-        raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), not {res.system} lists")
+        raise UsageError(
+            L_(
+                "{file}: odds are for card decks (Senshiai, HeroCard, Satsuma), not {system} lists",
+                file=res.file,
+                system=res.system,
+            )
+        )
 
     out.update(get(res.system).analytics.stats_facts(ld))
     if odds and ld.view is not None:  # a list without a deck view was refused above

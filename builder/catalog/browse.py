@@ -9,6 +9,7 @@ from builder import limits
 from builder.catalog.loader import entry_id, load_catalog
 from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
+from builder.i18n import L_, SOURCE_LANGUAGE, _, use
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
 from builder.rulebooks import format_source, humanize, source_refs
@@ -55,8 +56,8 @@ def parse_filter(text: str) -> tuple[str, str, str]:
     at = min(((text.find(op), op) for op in _OPS if op in text), default=None)
     if at is None or at[0] <= 0:
         raise UsageError(
-            f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
-            f"e.g. {option('where')} clan=buke, {option('where')} name~samurai, {option('where')} cost<10",
+            L_("filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER", text=text),
+            L_("e.g. {option} clan=buke, {option} name~samurai, {option} cost<10", option=option("where")),
         )
     i = at[0]
     op = next(o for o in _OPS if text.startswith(o, i))
@@ -122,7 +123,7 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
     if section is not None:
         if section not in sections:
             hint = did_you_mean(section, sections) or "sections: " + ", ".join(sections)
-            raise UsageError(f"{system} has no section '{section}'", hint)
+            raise UsageError(L_("{system} has no section '{section}'", system=system, section=section), hint)
         sections = [section]
     filters = [parse_filter(w) for w in where]
     lines = []
@@ -150,7 +151,9 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
             break
     if entry is None or section is None:  # found together
         cands = [n for s in cat.sections() for n in cat.names(s)]
-        raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
+        raise UsageError(
+            L_("no {system} entry named '{name}'", system=system, name=name), did_you_mean(name, cands) or None
+        )
     lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
     over = cat.override(section, entry)
     if over is not None:
@@ -207,13 +210,13 @@ def complete_in(cat, section: str, entry) -> str:
     pack that gives it, with its file and the entry's line, or a pack of their own."""
     where = cat.where(section, entry)
     if not (getattr(cat, "from_pack", {}).get((section, entry_id(entry))) and where):
-        return "a pack of your own (an entry of the same name completes it)"
+        return L_("a pack of your own (an entry of the same name completes it)")
     file, _, line = where.rpartition(":")
     origin = _pack_origin(cat, file, int(line) if line.isdigit() else 0)
     shown = display_path(file)
     if Path(shown).is_absolute():  # not below the current folder (a server's workspace): the file's name
         origin = origin.replace(f"({shown}:", f"({Path(file).name}:", 1)
-    return "its " + origin
+    return L_("its {origin}", origin=origin)
 
 
 def _pack_origin(cat, file: str, line: int) -> str:
@@ -221,16 +224,23 @@ def _pack_origin(cat, file: str, line: int) -> str:
     a pack bundled with daimyo) and the entry's line."""
     info: dict = next((p for p in cat.packs if p.get("file") == file), {})
     name = info.get("name") or info.get("pack") or Path(file).stem
-    example = "; example data, not from the rulebook" if info.get("example") else ""
+    example = info.get("example")
     at = f":{line}" if line else ""
     try:
         Path(file).resolve().relative_to(data_root().resolve())
         bundled = True
     except (ValueError, OSError):
         bundled = False
+    where = f"{Path(file).name if bundled else display_path(file)}{at}"
+    if bundled and example:
+        return L_(
+            "the bundled example pack '{name}' ({where}; example data, not from the rulebook)", name=name, where=where
+        )
     if bundled:
-        return f"the bundled example pack '{name}' ({Path(file).name}{at}{example})"
-    return f"pack '{name}' ({display_path(file)}{at}{example})"
+        return L_("the bundled example pack '{name}' ({where})", name=name, where=where)
+    if example:
+        return L_("pack '{name}' ({where}; example data, not from the rulebook)", name=name, where=where)
+    return L_("pack '{name}' ({where})", name=name, where=where)
 
 
 def _replaced(over: dict) -> str:
@@ -266,9 +276,9 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
             diags.append(
                 pos.diag(
                     ("system",) if isinstance(data, dict) and "system" in data else (),
-                    f"pack names no known system ({s!r})",
+                    L_("pack names no known system ({s!r})", s=s),
                     code="pack.system",
-                    hint="add 'system:' with one of " + ", ".join(games),
+                    hint=L_("add 'system:' with one of {values}", values=", ".join(games)),
                 )
             )
             continue
@@ -320,24 +330,28 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
             d = h.model_dump(exclude_none=True)
             for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives, strict=False)]:
                 if getattr(model, "source", None):
-                    item["source_text"] = format_source(model.source)
+                    with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+                        item["source_text"] = format_source(model.source)
             rows.append(d)
         return [json.dumps(rows, indent=2, ensure_ascii=False, default=str)]
     if not hrs:
-        out.append(f"{system}: no house-rule parameters")
+        out.append(_("{system}: no house-rule parameters").format(system=system))
     for h in hrs:
         out.append(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
         out.append(f"    {humanize(h.description)}")
         out.append(
-            f"    default: {humanize(h.reading)}" + (f" ({format_source(h.source, inline=True)})" if h.source else "")
+            "    "
+            + _("default: {reading}").format(reading=humanize(h.reading))
+            + (f" ({format_source(h.source, inline=True)})" if h.source else "")
         )
         for a in h.alternatives:
             out.append(
-                f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
+                "    "
+                + _("alternative {value}: {reading}").format(value=_fmt_value(a.value), reading=humanize(a.reading))
                 + (f" ({format_source(a.source, inline=True)})" if a.source else "")
             )
         if h.assumed:
-            out.append(f"    assumed: {humanize(h.assumed)}")
+            out.append("    " + _("assumed: {reading}").format(reading=humanize(h.assumed)))
     return out
 
 

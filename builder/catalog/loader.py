@@ -30,6 +30,7 @@ from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
 from builder.errors import CatalogError, DaimyoError, Diagnostic, option
+from builder.i18n import L_
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import cache_dir, catalog_dir, display_path, exists, is_file, origin_text
@@ -294,9 +295,9 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
                 "daimyo",
                 0,
                 0,
-                f"unknown system '{system}'",
+                L_("unknown system '{system}'", system=system),
                 code="catalog.system",
-                hint=did_you_mean(system, ids()) or "systems: " + ", ".join(ids()),
+                hint=did_you_mean(system, ids()) or L_("systems: {values}", values=", ".join(ids())),
             )
         )
     files = catalog_files(system)
@@ -313,9 +314,9 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
                         "daimyo",
                         0,
                         0,
-                        "empty pack name",
+                        L_("empty pack name"),
                         code="pack.missing",
-                        hint=f"give a pack file or a pack name after {option('pack')}",
+                        hint=L_("give a pack file or a pack name after {option}", option=option("pack")),
                     )
                 )
 
@@ -323,7 +324,7 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
                 pack_paths.append(Path(p))
                 continue
             raise CatalogError(
-                Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing", hint=not_found_hint(str(p)))
+                Diagnostic(str(p), 0, 0, L_("pack file not found"), code="pack.missing", hint=not_found_hint(str(p)))
             )
         pack_paths.append(found)
     cache_file = None
@@ -387,7 +388,7 @@ def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
                 diags.append(
                     p.diag(
                         (key,),
-                        f"section '{key}' is a list here but not elsewhere",
+                        L_("section '{key}' is a list here but not elsewhere", key=key),
                         code="catalog.type",
                         prefer_key=True,
                     )
@@ -408,9 +409,9 @@ def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
                         file,
                         line,
                         col,
-                        f"section '{key}' is defined twice",
+                        L_("section '{key}' is defined twice", key=key),
                         code="catalog.duplicate",
-                        hint=f"first defined in {pos.file_of((key,))}",
+                        hint=L_("first defined in {file_of}", file_of=pos.file_of((key,))),
                     )
                 )
                 continue
@@ -509,7 +510,12 @@ def unused_fields(system: str, data: dict, p, entries: set[str]) -> list[Diagnos
                     out.append(
                         p.diag(
                             (section, j, field),
-                            f"'{field}' is not used in {section}: {where}; remove it",
+                            L_(
+                                "'{field}' is not used in {section}: {where}; remove it",
+                                field=field,
+                                section=section,
+                                where=where,
+                            ),
                             code="pack.unused",
                             prefer_key=True,
                         )
@@ -623,9 +629,9 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
                 str(catalog_dir() / system),
                 0,
                 0,
-                "no catalog files found",
+                L_("no catalog files found"),
                 code="catalog.missing",
-                hint="reinstall daimyo",
+                hint=L_("reinstall daimyo"),
             )
         )
     for f in files:
@@ -641,11 +647,15 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
         if data is None:
             continue
         if not isinstance(data, dict):
-            diags.append(p.diag((), "a catalog file must be a mapping of sections", code="catalog.type"))
+            diags.append(p.diag((), L_("a catalog file must be a mapping of sections"), code="catalog.type"))
             continue
         if "system" in data and data["system"] != system:
             diags.append(
-                p.diag(("system",), f"file in catalog/{system}/ says system '{data['system']}'", code="catalog.system")
+                p.diag(
+                    ("system",),
+                    L_("file in catalog/{system}/ says system '{system2}'", system=system, system2=data["system"]),
+                    code="catalog.system",
+                )
             )
         data = {k: v for k, v in data.items() if k != "system"}
         _merge_into(raw, pos, data, p, model_cls, display_path(f), diags)
@@ -663,22 +673,24 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
                 diags.extend(exc.diagnostics)
                 continue
         if not isinstance(data, dict):
-            diags.append(p.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
+            diags.append(p.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type"))
             continue
         if data.get("system") != system:
             got = data.get("system")
             diags.append(
                 p.diag(
                     ("system",) if "system" in data else (),
-                    f"pack is for system '{got}', not '{system}'" if got else "pack has no 'system:' key",
+                    L_("pack is for system '{got}', not '{system}'", got=got, system=system)
+                    if got
+                    else L_("pack has no 'system:' key"),
                     code="pack.system",
-                    hint=f"add 'system: {system}' at the top of the pack",
+                    hint=L_("add 'system: {system}' at the top of the pack", system=system),
                 )
             )
             continue
         for k in ("example",):
             if k in data and not isinstance(data[k], bool):
-                diags.append(p.diag((k,), f"'{k}' must be true or false", code="catalog.type"))
+                diags.append(p.diag((k,), L_("'{k}' must be true or false", k=k), code="catalog.type"))
         diags.extend(meta_diagnostics(data, p))
         ident = PackId.of(data, pf)
         pack_info.append(
@@ -751,9 +763,15 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
                     out.append(
                         cat.diag(
                             path,
-                            f"duplicate {section} name '{shown}' (also '{other.name}'{at})",
+                            L_(
+                                "duplicate {section} name '{shown}' (also '{name}'{at})",
+                                section=section,
+                                shown=shown,
+                                name=other.name,
+                                at=at,
+                            ),
                             code="catalog.duplicate",
-                            hint="names, ids and aliases must be unique; use an alias for a variant spelling",
+                            hint=L_("names, ids and aliases must be unique; use an alias for a variant spelling"),
                         )
                     )
                 else:

@@ -34,6 +34,7 @@ from pathlib import Path
 from builder import limits, yamlio
 from builder.catalog.packart import art_digests, art_folder, art_refs, with_art
 from builder.errors import CatalogError, Diagnostic
+from builder.i18n import L_
 from builder.paths import display_path
 from builder.yamlio import read_text
 
@@ -103,7 +104,7 @@ def meta_diagnostics(data: dict, pos) -> list[Diagnostic]:
             out.append(
                 pos.diag(
                     (k,),
-                    f"'{k}' must be text, not {type(data[k]).__name__}",
+                    L_("'{k}' must be text, not {name}", k=k, name=type(data[k]).__name__),
                     code="pack.type",
                     hint=f'e.g. {k}: "1.0"' if k in ("version", "daimyo") else None,
                 )
@@ -114,7 +115,7 @@ def meta_diagnostics(data: dict, pos) -> list[Diagnostic]:
             out.append(
                 pos.diag(
                     (k,),
-                    f"'{k}' must be a list of names",
+                    L_("'{k}' must be a list of names", k=k),
                     code="pack.type",
                     hint=f"e.g. {k}: [" + ("Other pack" if k == "needs" else "A. Author") + "]",
                 )
@@ -187,7 +188,7 @@ def read_pack(path: str | Path) -> tuple[dict, object]:
         read_text(path, "pack.yaml", shown), shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES
     )
     if not isinstance(data, dict):
-        raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
+        raise CatalogError(pos.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type"))
     return data, pos
 
 

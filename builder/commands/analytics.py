@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from typing import Optional
 
 import typer
 
 from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
 from builder.analytics.stats import format_stats, list_stats, load
-from builder.errors import UsageError, safe_terminal
+from builder.errors import UsageError, safe_terminal, unknown_format
+from builder.i18n import SOURCE_LANGUAGE, _, use
 from builder.kit.layout import paper_size
 from builder.render.charts import render_stats
 
@@ -64,10 +66,11 @@ def stats_cmd(
     points by troop class and type against every limit with the room left (Kensei), exact draw odds."""
 
     if format not in ("text", "json"):
-        raise UsageError(f"unknown format '{format}'", "use text or json")
+        raise UsageError(unknown_format(format, ("text", "json")))
     if output is not None:
         paper_size(paper)
-    st = list_stats(list_file, odds, pack)
+    with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():  # JSON: the same in every language
+        st = list_stats(list_file, odds, pack)
     written = None
     if output is not None:
         written = render_stats(st, output, paper=paper, force=force)
@@ -77,7 +80,7 @@ def stats_cmd(
         for line in format_stats(st):
             sys.stdout.write(safe_terminal(line) + "\n")
     if written is not None:
-        sys.stderr.write(f"wrote {written}\n")
+        sys.stderr.write(_("wrote {file}").format(file=written) + "\n")
 
 
 @cli.command("hand")
@@ -95,20 +98,21 @@ def hand_cmd(
     hands their best attack and block."""
 
     if format not in ("text", "json"):
-        raise UsageError(f"unknown format '{format}'", "use text or json")
+        raise UsageError(unknown_format(format, ("text", "json")))
     if draws < 1 or draws > MAX_HANDS:
-        raise UsageError(f"--draws {draws}: give 1 to {MAX_HANDS:,} hands")
+        raise UsageError(_("--draws {n}: give 1 to {most} hands").format(n=draws, most=f"{MAX_HANDS:,}"))
     if size is not None and (size < 1 or size > 1000):
-        raise UsageError(f"--size {size}: give 1 to 1,000 cards")
+        raise UsageError(_("--size {n}: give 1 to 1,000 cards").format(n=size))
     ld = load(list_file, pack)
     if ld.view is None:
         raise UsageError(
-            f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
-            "hands are for Senshiai, HeroCard and Satsuma decks",
+            _("{file}: a {game} list has no cards to draw").format(file=ld.result.file, game=ld.result.system),
+            _("hands are for Senshiai, HeroCard and Satsuma decks"),
         )
     if ld.view.total == 0:
-        raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
-    data = sample_hands(ld, seed, draws, size)
+        raise UsageError(_("{file}: the deck has no known card to draw").format(file=ld.result.file))
+    with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
+        data = sample_hands(ld, seed, draws, size)
     if format == "json":
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from typer.main import get_command_name
@@ -22,12 +22,38 @@ from builder import __version__
 from builder.catalog.browse import check_catalogs, house_rules_lines, list_entries, show_entry
 from builder.catalog.loader import load_catalog
 from builder.cli import echo, fail, find_game, run_check
+from builder.cli_words import help_said, route, usage_message
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError
-from builder.i18n import _
+from builder.findings import severity_word
+from builder.i18n import _, current_language
 from builder.limits import long_integer_problem, number_problem
 from builder.names import did_you_mean
 from builder.systems import get, ids, list_systems
 from builder.yamlio import begin_command
+
+route()  # click's and typer's own words (Usage:, Options, Missing argument...) in daimyo's catalogs
+
+
+def translate_help(command: Any) -> None:
+    """A command's help, its short help and its parameters' help (and its subcommands') in the
+    current language, once per language: written in English in the sources (``help=``, the
+    docstring), where ``scripts/i18n.py extract`` finds them, and translated when the command
+    line is read, the language being chosen by then."""
+    lang = current_language()
+    done = vars(command).setdefault("_help_english", {})
+    if vars(command).get("_help_language") == lang:
+        return
+    for attr in ("help", "short_help", "epilog"):
+        english = done.setdefault(attr, getattr(command, attr, None))
+        if isinstance(english, str) and english:
+            setattr(command, attr, help_said(english))
+    for param in getattr(command, "params", ()):
+        english = vars(param).setdefault("_help_english", getattr(param, "help", None))
+        if isinstance(english, str) and english:
+            param.help = help_said(english)
+    vars(command)["_help_language"] = lang
+    for sub in (getattr(command, "commands", None) or {}).values():
+        translate_help(sub)
 
 
 def _usage_error_classes():
@@ -49,11 +75,13 @@ def usage_error_line(exc, text: str | None = None) -> str:
         names.append(ctx.info_name)
         ctx = ctx.parent
     command = " ".join(["daimyo", *reversed([n for n in names if n])])
-    text = " ".join((text or exc.format_message()).split())
+    text = " ".join((text or usage_message(exc)).split())
     if text.endswith("."):
         text = text[:-1]
     text = text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
-    return f"daimyo: error: {text}" + (f" (see '{command} --help')" if see else "")
+    if see:
+        return _("daimyo: error: {message} (see '{help}')").format(message=text, help=f"{command} --help")
+    return _("daimyo: error: {message}").format(message=text)
 
 
 class DaimyoGroup(typer.core.TyperGroup):
@@ -66,7 +94,7 @@ class DaimyoGroup(typer.core.TyperGroup):
             return call(*args, **kwargs)
         except no_args as exc:  # a group called without its command: the help, then one line
             echo(exc.format_message().rstrip("\n"))
-            echo(usage_error_line(exc, "missing command"), err=True)
+            echo(usage_error_line(exc, _("missing command")), err=True)
             raise typer.Exit(EXIT_INPUT) from None
         except usage_error as exc:
             echo(usage_error_line(exc), err=True)
@@ -75,6 +103,7 @@ class DaimyoGroup(typer.core.TyperGroup):
             fail(exc)
 
     def make_context(self, *args, **kwargs):
+        translate_help(self)
         return self._guard(super().make_context, *args, **kwargs)
 
     def resolve_command(self, ctx, args):
@@ -201,8 +230,8 @@ def rules(
 
     if format not in ("text", "json", "markdown"):
         raise UsageError(
-            f"unknown format '{format}'",
-            did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown",
+            _("unknown format '{format}'").format(format=format),
+            did_you_mean(format, ["text", "json", "markdown"]) or _("use text, json or markdown"),
         )
     cat = load_catalog(find_game(system).id)
     if codes:
@@ -219,14 +248,17 @@ def _print_codes(system: str, cat, format: str) -> None:
     if format == "json":
         echo(json.dumps({"system": system, "codes": [c.to_json() for c in codes]}, indent=2, ensure_ascii=False))
     elif format == "markdown":
-        echo("| code | severity | meaning | rulebook |")
+        echo("| " + " | ".join((_("code"), _("severity"), _("meaning"), _("rulebook"))) + " |")
         echo("| --- | --- | --- | --- |")
         for c in codes:
-            echo(f"| `{c.code}` | {c.severity} | {c.meaning.replace('|', '/')} | {c.section()} |")
+            echo(f"| `{c.code}` | {severity_word(c.severity)} | {_(c.meaning).replace('|', '/')} | {c.section()} |")
     else:
         width = max(len(c.code) for c in codes)
         for c in codes:
-            echo(f"{c.code:<{width}}  {c.severity:<7}  {c.meaning}" + (f" ({c.section()})" if c.source else ""))
+            echo(
+                f"{c.code:<{width}}  {severity_word(c.severity):<7}  {_(c.meaning)}"
+                + (f" ({c.section()})" if c.source else "")
+            )
 
 
 # -- catalog -----------------------------------------------------------------------

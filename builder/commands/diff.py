@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from builder.errors import UsageError, safe_terminal
+from builder.errors import UsageError, safe_terminal, unknown_format
 from builder.lists.diff import diff_files, diff_lines
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
@@ -24,7 +24,7 @@ def diff_cmd(
     before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
 
     if format not in ("text", "json"):
-        raise UsageError(f"unknown format '{format}'", "use text or json")
+        raise UsageError(unknown_format(format, ("text", "json")))
     d = diff_files(a, b, pack)
     if format == "json":
         sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")

@@ -23,7 +23,8 @@ from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
 from builder.check import check_file, format_result
 from builder.cli import echo, find_game
-from builder.errors import DaimyoError, UsageError
+from builder.errors import DaimyoError, UsageError, unknown_format
+from builder.i18n import N_, _, ngettext, tr
 from builder.kit.numbers import number_text
 from builder.lists.compare import gap
 from builder.lists.document import load_list
@@ -43,7 +44,7 @@ class NewCommand(TyperCommand):
 
     def format_epilog(self, ctx, formatter) -> None:
         formatter.write_paragraph()
-        formatter.write_text("The options of each game (--opt KEY=VALUE):")
+        formatter.write_text(_("The options of each game (--opt KEY=VALUE):"))
         with formatter.indentation():
             for line in game_option_lines():
                 formatter.write_text(line)
@@ -59,24 +60,24 @@ def game_option_lines() -> list[str]:
         except DaimyoError:
             declared = []
         if not declared:
-            out.append(f"{gs.id}: none")
+            out.append(_("{game}: none").format(game=gs.id))
             continue
         out.append(f"{gs.id}:")
         for o in declared:
-            said = [o.help or o.label]
+            said = [tr(o.help or o.label)]
             if o.kind == "choice" and o.choices and not o.open:
-                said.append("one of " + ", ".join(v for v, _ in o.choices))
+                said.append(_("one of {values}").format(values=", ".join(v for v, _label in o.choices)))
             elif o.kind == "flag":
-                said.append("yes or no")
+                said.append(_("yes or no"))
             elif o.kind == "number" and o.min is not None and o.max is not None:
-                said.append(f"{o.min} to {o.max}")
+                said.append(_("{min} to {max}").format(min=o.min, max=o.max))
             elif o.kind == "number" and o.min is not None:
-                said.append(f"at least {o.min}")
+                said.append(_("at least {min}").format(min=o.min))
             if o.required:
-                said.append("required")
+                said.append(_("required"))
             elif o.default is not None:
-                default = ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default
-                said.append(f"default {default}")
+                default = (_("yes") if o.default else _("no")) if isinstance(o.default, bool) else o.default
+                said.append(_("default {value}").format(value=default))
             out.append(f"  {o.key}: " + "; ".join(said))
     return out
 
@@ -95,7 +96,7 @@ def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[
             continue
         found = resolve_pack(p, folder, system)
         if found is None:
-            raise UsageError(f"pack file '{p}' not found", not_found_hint(p))
+            raise UsageError(_("pack file '{pack}' not found").format(pack=p), not_found_hint(p))
         written.append(p if is_name(p) else Path(os.path.relpath(found.resolve(), folder)).as_posix())
         files.append(str(found.resolve()))
     return written, files
@@ -112,50 +113,71 @@ def why_lines(
     noun = ed.game.noun
     if res.ok:
         k = len(res.warns)  # e.g. a card the hero can never pay for: allowed, and said so
-        but = f", with {k} warning{'s' * (k != 1)}" if k else ""
-        lines = [f"yes: {what} can be added{but}; {state}"] + ([note] if note else [])
+        if k:
+            yes = ngettext(
+                "yes: {what} can be added, with {n} warning; {state}",
+                "yes: {what} can be added, with {n} warnings; {state}",
+                k,
+            ).format(what=tr(what), n=k, state=tr(state))
+        else:
+            yes = _("yes: {what} can be added; {state}").format(what=tr(what), state=tr(state))
+        lines = [yes] + ([tr(note)] if note else [])
         lines += [f"  {w.format()}" for w in res.warns]
-        lines += [f"  and it would satisfy {c}" for c in res.fixes]
-        lines += [f"  still to fix: {f.code}: {humanize(f.message)}{gap(f)}" for f in res.still]
+        lines += ["  " + _("and it would satisfy {rule}").format(rule=tr(c)) for c in res.fixes]
+        lines += [
+            "  " + _("still to fix: {code}: {message}").format(code=f.code, message=f.translated() + tr(gap(f)))
+            for f in res.still
+        ]
         return True, lines
     k = len({b.finding.code for b in res.breaks})  # a rule broken at two places is one rule
-    lines = [f"no: adding {what} would break {k} rule{'s' * (k != 1)}:"] + ([note] if note else [])
+    head = ngettext("no: adding {what} would break {n} rule:", "no: adding {what} would break {n} rules:", k)
+    lines = [head.format(what=tr(what), n=k)] + ([tr(note)] if note else [])
     for b in res.breaks:
         f = b.finding
         lines.append(
-            f"  {f.code}: {humanize(f.message)}{gap(f)}"
+            f"  {f.code}: {f.translated()}{tr(gap(f))}"
             + (f" ({format_source(f.source, inline=True)})" if f.source else "")
         )
         if b.before is not None:
-            lines.append(f"      already broken before: {humanize(b.before.message)}")
-    lines += [f"  still to fix (not caused by this {noun}): {f.code}: {humanize(f.message)}{gap(f)}" for f in res.still]
+            lines.append("      " + _("already broken before: {message}").format(message=b.before.translated()))
+    lines += [
+        "  "
+        + _("still to fix (not caused by this {noun}): {code}: {message}").format(
+            noun=tr(noun), code=f.code, message=f.translated() + tr(gap(f))
+        )
+        for f in res.still
+    ]
     return False, lines
 
 
 def options_lines(ed, found) -> list[str]:
     """``daimyo options`` as text: one line per entry, then how many can be added."""
     if not found:
-        return ["nothing matches"]
+        return [_("nothing matches")]
 
     gs = get(ed.system)
     width = min(max(len(o.name) for o in found), 32)
     out = []
     for o in found:
         if o.unit == "AP":
-            cost = "cost unknown" if o.cost is None else f"{number_text(o.cost)} AP"
+            cost = _("cost unknown") if o.cost is None else f"{number_text(o.cost)} {_('AP')}"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
             cost = gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost)
-        what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""
+        what = _("{n} models").format(n=o.count) if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
-            left = "" if o.left is None else f"{number_text(o.left)} {o.unit} left"
+            left = "" if o.left is None else _("{n} {unit} left").format(n=number_text(o.left), unit=_(o.unit))
             warned = ""
             if o.warning:  # allowed, but said
-                warned = f"warning: {humanize(o.warning)}"
+                warned = _("warning: {message}").format(message=humanize(tr(o.warning)))
             out.append("  ".join(x for x in (head, what, left, warned) if x).rstrip())
         else:
-            out.append("  ".join(x for x in (head, what) if x) + f"  no: {o.code}: {o.reason}")
-    out.append(f"{sum(o.ok for o in found)} of {len(found)} can be added")
+            out.append(
+                "  ".join(x for x in (head, what) if x)
+                + "  "
+                + _("no: {code}: {reason}").format(code=o.code, reason=tr(o.reason))
+            )
+    out.append(_("{n} of {total} can be added").format(n=sum(o.ok for o in found), total=len(found)))
     return out
 
 
@@ -189,7 +211,7 @@ def _edit(file: str, form: dict) -> None:
     _print_change(ed, change)
 
 
-UNIT = "the unit's place in the list, counting from 1"
+UNIT = N_("the unit's place in the list, counting from 1")
 
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
@@ -242,7 +264,7 @@ def standard_cmd(
     """kensei: give a unit a Hata-Jurushi (on) or take it away (off)."""
 
     if on.lower() not in ("on", "off"):
-        raise UsageError(f"say on or off, not '{on}'")
+        raise UsageError(_("say on or off, not '{value}'").format(value=on))
     _edit(file, {"op": "troop", "index": unit - 1, "field": "standard", "value": on})
 
 
@@ -382,12 +404,15 @@ def new_cmd(
         if value is None:
             continue
         if key in given:
-            raise UsageError(f"option '{key}' is given twice", f"give --opt {key}=... or its flag, not both")
+            raise UsageError(
+                _("option '{key}' is given twice").format(key=key),
+                _("give --opt {key}=... or its flag, not both").format(key=key),
+            )
         given[key] = value
     packs, pack_files = _pack_paths(pack, out, gs.id)
     new = start(NewListRequest(gs.id, given, name, packs, pack_files))
     atomic_write(out, new.text, force=force)
-    echo(f"wrote {out}", err=True)
+    echo(_("wrote {file}").format(file=out), err=True)
     for n in new.notes:
         echo(n)
 
@@ -470,9 +495,9 @@ def remove_cmd(
     def remove(ed):
         ed.game.editing.check_options("remove", {"count": count, "all": all_, "variant": variant})
         if all_ and count is not None:
-            raise UsageError("give --count or --all, not both")
+            raise UsageError(_("give --count or --all, not both"))
         if count is not None and count < 1:
-            raise UsageError(f"--count must be at least 1, not {count}")
+            raise UsageError(_("--count must be at least 1, not {count}").format(count=count))
         return ed.remove(item, None if all_ else (1 if count is None else count), variant=variant)
 
     ed, change = edit_file(file, remove)
@@ -511,7 +536,7 @@ def why_cmd(
     gs = _game_of(file)
     gs.editing.check_options("add", {"models": models, "player": player})
     if "count" in gs.editing.add_options and count < 1:
-        raise UsageError(f"--count must be at least 1, not {count}")
+        raise UsageError(_("--count must be at least 1, not {count}").format(count=count))
     yes, lines = why_lines(file, item, count if gs.kind == "deck" else None, models, player)
     for line in lines:
         echo(line)
@@ -535,7 +560,7 @@ def options_cmd(
     packs, with its cost and what is left after it, or the first rule that stops it."""
 
     if format not in ("text", "json"):
-        raise UsageError(f"unknown format '{format}'", "use text or json")
+        raise UsageError(unknown_format(format, ("text", "json")))
     ed = ListEditor.open(file)
     found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
     if format == "json":

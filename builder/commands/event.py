@@ -16,8 +16,10 @@ from typing import Any, Optional, TypeVar, cast
 import typer
 
 from builder.cli import echo, formats
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line
-from builder.i18n import _
+from builder.cli_words import help_text
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line, unknown_format
+from builder.findings import severity_word
+from builder.i18n import _, ngettext
 from builder.names import quoted
 from builder.yamlio import atomic_write, begin_command
 
@@ -86,7 +88,11 @@ def new_cmd(
         None, "--database", help="postgresql://USER:PASSWORD@HOST/DB [default: SQLite in the folder]"
     ),
     url: Optional[str] = typer.Option(
-        None, "--url", help=f"the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]"
+        None,
+        "--url",
+        help=help_text(
+            "the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]", DEFAULT_PORT=DEFAULT_PORT
+        ),
     ),
 ):
     """Create an event in a folder; prints the organiser's address with its token (shown once)."""
@@ -96,18 +102,21 @@ def new_cmd(
     settings = {}
     if points is not None:
         if points <= 0:
-            raise UsageError(f"--points must be positive, not {points}")
+            raise UsageError(_("--points must be positive, not {points}").format(points=points))
         settings["points"] = points
     for s in setting:
         key, eq, value = s.partition("=")
         if not eq or not key.strip() or not value.strip():
-            raise UsageError(f"--setting '{s}': write KEY=VALUE", "e.g. --setting size=50")
+            raise UsageError(
+                _("--setting '{setting}': write KEY=VALUE").format(setting=s),
+                _("e.g. {example}").format(example="--setting size=50"),
+            )
         settings[key.strip()] = setting_value(value)
     ev, token = Event.create(folder, name, system, settings, deadline, reveal, database, url)
     info = ev.info()
-    echo(f"event '{info['name']}' ({info['system']}) in {folder}")
-    echo(f"organiser: {ev.organiser_link(token)}")
-    echo("keep this address to yourself: its token is shown only now")
+    echo(_("event '{name}' ({game}) in {folder}").format(name=info["name"], game=info["system"], folder=folder))
+    echo(_("organiser: {link}").format(link=ev.organiser_link(token)))
+    echo(_("keep this address to yourself: its token is shown only now"))
 
 
 @guarded("players")
@@ -124,13 +133,13 @@ def players_cmd(
     options, list the players."""
 
     if format not in ("text", "csv"):
-        raise UsageError(f"unknown format '{format}'", "use text or csv")
+        raise UsageError(unknown_format(format, ("text", "csv")))
     clubs = _clubs(club)
     ev = _open(folder)
     if remove:
         ev.remove_players(remove)
         for n in remove:
-            echo(f"removed {n} (their token no longer works)", err=True)
+            echo(_("removed {names} (their token no longer works)").format(names=n), err=True)
     added = ev.add_players(add) if add else []
     if added:
         if format == "csv":
@@ -144,15 +153,19 @@ def players_cmd(
             for n, t in added:
                 echo(f"{n}: {ev.player_link(t)}")
         echo(
-            f"{len(added)} player{'s' * (len(added) != 1)} added; send each their own link "
-            "(the tokens are shown only now)",
+            ngettext(
+                "{n} player added; send each their own link (the tokens are shown only now)",
+                "{n} players added; send each their own link (the tokens are shown only now)",
+                len(added),
+            ).format(n=len(added)),
             err=True,
         )
     if clubs:
         _set_clubs(ev, clubs)
     if not (added or remove or clubs):
         for p in ev.players():
-            echo(p["name"] + (f" [{p['club']}]" if p.get("club") else "") + (" (removed)" if p["revoked"] else ""))
+            label = p["name"] + (f" [{p['club']}]" if p.get("club") else "")
+            echo(_("{name} (removed)").format(name=label) if p["revoked"] else label)
 
 
 def _clubs(given: list[str]) -> list[tuple[str, str]]:
@@ -180,11 +193,11 @@ def token_cmd(
     """A new token and link for a player, or for the organiser; the old one stops working."""
 
     if bool(player) == organiser:
-        raise UsageError("give --player NAME or --organiser")
+        raise UsageError(_("give --player NAME or --organiser"))
     ev = _open(folder)
     token = ev.new_token(None if organiser else player)
     echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
-    echo("the old token no longer works; this one is shown only now", err=True)
+    echo(_("the old token no longer works; this one is shown only now"), err=True)
 
 
 @guarded("serve")
@@ -196,7 +209,7 @@ def serve_cmd(
     """Serve the event: the players' submission page, the organiser's dashboard, the JSON API."""
 
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port {port}: give a port from 0 to 65535", "0 takes any free port")
+        raise UsageError(_("--port {port}: give a port from 0 to 65535").format(port=port), _("0 takes any free port"))
 
     begin_command(track=False)
     from builder.event.web.app import serve
@@ -222,12 +235,16 @@ def submit_cmd(
     from builder.event.client import submit
 
     res = submit(url, list_, token, wait, timeout)
-    echo(f"{quoted(res['player'])}: version {res['version']}: {res['verdict']}, {res['total']}")
+    echo(
+        _("{player}: version {version}: {verdict}, {total}").format(
+            player=quoted(res["player"]), version=res["version"], verdict=res["verdict"], total=res["total"]
+        )
+    )
     for f in res.get("findings", []):
-        echo(f"  {f['severity']} {f['code']}: {f['message']}")
+        echo(f"  {severity_word(f['severity'])} {f['code']}: {f.get('message_translated') or f['message']}")
     if isinstance(res.get("fingerprint"), str):
-        echo(f"fingerprint {res['fingerprint']}")
-    echo(f"commitment {res['commitment']}")
+        echo(_("fingerprint {fingerprint}").format(fingerprint=res["fingerprint"]))
+    echo(_("commitment {commitment}").format(commitment=res["commitment"]))
     if not res["legal"]:
         raise typer.Exit(EXIT_ILLEGAL)
 
@@ -236,8 +253,9 @@ def _phase(folder: str, state: str):
     ev = _open(folder)
     ev.lock() if state == "locked" else ev.reveal()
     echo(
-        f"event {state}"
-        + (": every list is public to the event" if state == "revealed" else ": no more lists are taken")
+        _("event revealed: every list is public to the event")
+        if state == "revealed"
+        else _("event locked: no more lists are taken")
     )
 
 
@@ -266,7 +284,7 @@ def export_cmd(
     text = export_text(_open(folder), format)
     if out:
         atomic_write(out, text, force=force)
-        echo(f"wrote {out}", err=True)
+        echo(_("wrote {file}").format(file=out), err=True)
     else:
         echo(text.rstrip("\n"))
 
@@ -283,7 +301,7 @@ def book_cmd(
     from builder.event.outputs import write_book
 
     path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
-    echo(f"wrote {path}")
+    echo(_("wrote {file}").format(file=path))
 
 
 @guarded("verify")
@@ -296,13 +314,13 @@ def verify_cmd(
     from builder.event.outputs import verify
 
     if not math.isfinite(timeout) or not 0 < timeout <= 86400:
-        raise UsageError(f"--timeout {timeout:g}: give seconds from 0 to 86400")
+        raise UsageError(_("--timeout {timeout}: give seconds from 0 to 86400").format(timeout=f"{timeout:g}"))
     results = verify(source, timeout)
     bad = 0
     for e, ok, why in results:
         bad += not ok
         echo(f"{'ok' if ok else 'MISMATCH'}  {quoted(e.get('player') or '')} version {e.get('version')}: {why}")
-    echo(f"{len(results) - bad} of {len(results)} submissions match their commitments")
+    echo(_("{n} of {total} submissions match their commitments").format(n=len(results) - bad, total=len(results)))
     if bad:
         raise typer.Exit(EXIT_ILLEGAL)
 
@@ -332,7 +350,7 @@ def backup_cmd(
     from builder.event.outputs import backup
 
     n = backup(_open(folder), out, force=force)
-    echo(f"wrote {out} ({n} submissions)")
+    echo(ngettext("wrote {file} ({n} submission)", "wrote {file} ({n} submissions)", n).format(file=out, n=n))
 
 
 @guarded("restore")
@@ -345,7 +363,11 @@ def restore_cmd(
     from builder.event.outputs import restore
 
     _ev, n = restore(backup_file, folder, database)
-    echo(f"restored the event into {folder} ({n} submissions)")
+    echo(
+        ngettext(
+            "restored the event into {folder} ({n} submission)", "restored the event into {folder} ({n} submissions)", n
+        ).format(folder=folder, n=n)
+    )
 
 
 # -- the event's day: settings, rounds, results, drops, standings --------------------------------

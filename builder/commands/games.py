@@ -18,6 +18,7 @@ from builder.cli import error_lines
 from builder.commands.analytics import Progress
 from builder.commands.app import add_late
 from builder.errors import UsageError
+from builder.i18n import _
 from builder.lists.document import load_list
 from builder.systems import get, ids, is_system
 from builder.yamlio import parse_yaml
@@ -31,11 +32,14 @@ def parse_rule_options(items: list[str]) -> dict:
     out = {}
     for item in items:
         if "=" not in item:
-            raise UsageError(f"house rule '{item}' is not ID=VALUE", "e.g. --rule bodyguard_suit=defense")
+            raise UsageError(
+                _("house rule '{rule}' is not ID=VALUE").format(rule=item),
+                _("e.g. {example}").format(example="--rule bodyguard_suit=defense"),
+            )
         key, value = item.split("=", 1)
 
         try:
-            val, _ = parse_yaml(value.strip() or "''")
+            val, _where = parse_yaml(value.strip() or "''")
         except Exception:
             val = value.strip()
         out[key.strip()] = val

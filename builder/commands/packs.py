@@ -127,7 +127,10 @@ def pack_new(
 
     s = find_game(system).id
     atomic_write(out, render_template(s, name or Path(out).stem), force=force)
-    echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'", err=True)
+    echo(
+        _("wrote {file}: a {game} pack template; fill it in, then 'daimyo pack check {file}'").format(file=out, game=s),
+        err=True,
+    )
 
 
 @pack_app.command("check")
@@ -189,11 +192,16 @@ def pack_list(
             return
         for u in ups:
             say(
-                f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
-                f"from {u.entry.registry}"
+                _("{name} ({game}): {current} in use, {latest} available from {registry}").format(
+                    name=u.name,
+                    game=u.game,
+                    current=u.current or _("(no version)"),
+                    latest=u.entry.version,
+                    registry=u.entry.registry,
+                )
             )
         if not ups:
-            echo("every installed pack is up to date")
+            echo(_("every installed pack is up to date"))
         return
     items = list_packs(s)
     if format == "json":
@@ -246,12 +254,13 @@ def pack_index(
     target = out or str(Path(folder) / INDEX_NAME)
     replace = force or is_index_file(target)
     if not replace and (Path(target).exists() or Path(target).is_symlink()):
-        raise WouldOverwrite(target, "file exists and is not a registry index; not overwritten")
+        raise WouldOverwrite(target, _("file exists and is not a registry index; not overwritten"))
     index, lines = build_index(folder, base_url)
     atomic_write(target, dump_index(index), force=replace)
     for line in lines:
         say(line, err=line.startswith("warning: "))
-    echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
+    n = len(index["packs"])
+    echo(ngettext("wrote {file}: {n} pack version", "wrote {file}: {n} pack versions", n).format(file=target, n=n))
 
 
 @pack_app.command("publish")
@@ -284,14 +293,18 @@ def pack_search(
         echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
         return
     if not found:
-        say("no packs found" + (f" matching '{text}'" if text else ""))
+        say(_("no packs found matching '{text}'").format(text=text) if text else _("no packs found"))
         raise typer.Exit(1)
     for e in found:
-        current, _ = store.in_use(e.name)
+        current, _where = store.in_use(e.name)
         state = ""
         if current is not None:
-            state = "  [installed]" if current.version == e.version else f"  [installed: {current.version}]"
-        needs = f"  needs daimyo {e.daimyo}" if not e.compatible else ""
+            state = (
+                "  " + _("[installed]")
+                if current.version == e.version
+                else "  " + _("[installed: {version}]").format(version=current.version)
+            )
+        needs = "  " + _("needs daimyo {version}").format(version=e.daimyo) if not e.compatible else ""
         say(f"{e.name} {e.version} ({e.game}){state}{needs}")
         if e.description:
             say(f"    {e.description}")
@@ -316,7 +329,7 @@ def pack_update(
     ups = outdated(name)
     stale()
     if not ups:
-        say("every installed pack is up to date" if name is None else f"{name}: up to date")
+        say(_("every installed pack is up to date") if name is None else _("{name}: up to date").format(name=name))
         return
     readies = []
     for u in ups:
@@ -328,12 +341,14 @@ def pack_update(
     if not yes:
         if not sys.stdin.isatty():
             echo(
-                f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
+                _("nothing replaced: pass --yes to install these updates")
+                if len(ups) > 1
+                else _("nothing replaced: pass --yes to install this update"),
                 err=True,
             )
             raise typer.Exit(1)
-        if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
-            echo("nothing replaced")
+        if not typer.confirm(_("Replace the versions in use (they stay installed)?"), default=False):
+            echo(_("nothing replaced"))
             raise typer.Exit(1)
     for line in put_in_use(readies, force=force, replace=replace):
         say(line, err=line.startswith("warning: "))
@@ -381,7 +396,14 @@ def pack_import(
     )
     atomic_write(out, text, force=force)
     n = sum(len(v) for k, v in data.items() if isinstance(v, list))
-    echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}", err=True)
+    echo(
+        ngettext(
+            "wrote {file}: {game} pack '{name}' with {n} entry",
+            "wrote {file}: {game} pack '{name}' with {n} entries",
+            n,
+        ).format(file=out, game=data["system"], name=data["name"], n=n),
+        err=True,
+    )
 
 
 @pack_app.command("export")
@@ -399,9 +421,9 @@ def pack_export(
     """Write a pack as a spreadsheet: one row per entry, one column per field."""
 
     if to not in SHEET_FORMATS:
-        raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
+        raise UsageError(_("unknown spreadsheet format '{format}'").format(format=to), _("csv or xlsx"))
     path = pack if is_file(pack) else (resolve_pack(pack) or pack)
-    data, _ = read_pack(path)
+    data, _where = read_pack(path)
 
     check_pack(path)
     body = export_csv(data) if to == "csv" else export_xlsx(data)
@@ -410,7 +432,7 @@ def pack_export(
         sys.stdout.write(body)
         return
     atomic_write(target, body, force=force)
-    echo(f"wrote {target}", err=True)
+    echo(_("wrote {file}").format(file=target), err=True)
 
 
 def register(app) -> None:

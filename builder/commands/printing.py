@@ -7,6 +7,8 @@ from typing import Any, Optional
 
 import typer
 
+from builder.cli_words import help_text
+from builder.i18n import L_, _, ngettext
 from builder.kit import printbounds as B
 from builder.render import api
 from builder.render.api import print_lists
@@ -14,7 +16,7 @@ from builder.render.printers import get_profile, list_profiles, profiles_path, r
 
 
 def _range(b: B.Bound) -> str:
-    return f"{b.low:g} to {b.high:g}{b.unit}"
+    return L_("{low} to {high}{unit}", low=format(b.low, "g"), high=format(b.high, "g"), unit=b.unit)
 
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
@@ -43,7 +45,7 @@ def print_list(
         f"{B.DEFAULT_DPI:g}",
         "--dpi",
         metavar="DPI",
-        help=f"--to images: resolution, {_range(B.DPI)} (print shops ask for 300).",
+        help=help_text("--to images: resolution, {range} (print shops ask for 300).", range=_range(B.DPI)),
     ),
     service: Optional[str] = typer.Option(
         None,
@@ -53,19 +55,23 @@ def print_list(
         "the service's bleed and safe zone, and an order file.",
     ),
     paper: str = typer.Option(
-        B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        B.DEFAULT_PAPER,
+        "--paper",
+        help=help_text("a4 or letter (or WxH in mm, each side {range}).", range=_range(B.PAPER_SIDE)),
     ),
     card: str = typer.Option(
         B.DEFAULT_CARD,
         "--card",
-        help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm "
-        f"(each side {_range(B.CARD_SIDE)}).",
+        help=help_text(
+            "poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm (each side {range}).",
+            range=_range(B.CARD_SIDE),
+        ),
     ),
     bleed: str = typer.Option(
         f"{B.DEFAULT_BLEED:g}",
         "--bleed",
         metavar="MM",
-        help=f"Bleed around every card in mm, {_range(B.BLEED)} (3 is usual).",
+        help=help_text("Bleed around every card in mm, {range} (3 is usual).", range=_range(B.BLEED)),
     ),
     marks: bool = typer.Option(B.DEFAULT_SWITCHES["marks"], "--marks/--no-marks", help="Cut marks in the page margin."),
     backs: bool = typer.Option(
@@ -75,7 +81,9 @@ def print_list(
     offset: Optional[str] = typer.Option(
         None,
         "--offset",
-        help=f"X,Y in mm, each {_range(B.OFFSET_X)}: shift the backs (measure it with daimyo print-test).",
+        help=help_text(
+            "X,Y in mm, each {range}: shift the backs (measure it with daimyo print-test).", range=_range(B.OFFSET_X)
+        ),
     ),
     ink_saver: bool = typer.Option(
         B.DEFAULT_SWITCHES["ink_saver"], "--ink-saver", help="White faces, outlines, no art."
@@ -99,8 +107,10 @@ def print_list(
         None,
         "--gutter",
         metavar="MM",
-        help=f"mm between neighbouring cards, {_range(B.GUTTER)}; 0 shares the bleed so that 9 poker cards "
-        "with bleed fit A4 or Letter.",
+        help=help_text(
+            "mm between neighbouring cards, {range}; 0 shares the bleed so that 9 poker cards with bleed fit A4 or Letter.",
+            range=_range(B.GUTTER),
+        ),
     ),
     cut_lines: bool = typer.Option(
         B.DEFAULT_SWITCHES["cut_lines"], "--cut-lines", help="Full-length cut lines across the sheet."
@@ -109,13 +119,18 @@ def print_list(
         None,
         "--scale-x",
         metavar="FACTOR",
-        help=f"Scale correction across the page, {_range(B.SCALE_X)}: 50 / the mm your printed 50 mm ruler measures.",
+        help=help_text(
+            "Scale correction across the page, {range}: 50 / the mm your printed 50 mm ruler measures.",
+            range=_range(B.SCALE_X),
+        ),
     ),
     scale_y: Optional[str] = typer.Option(
         None,
         "--scale-y",
         metavar="FACTOR",
-        help=f"Scale correction down the page, {_range(B.SCALE_Y)} (print-test's vertical ruler).",
+        help=help_text(
+            "Scale correction down the page, {range} (print-test's vertical ruler).", range=_range(B.SCALE_Y)
+        ),
     ),
     printer: Optional[str] = typer.Option(
         None,
@@ -180,13 +195,16 @@ def print_list(
         cut_machine=cut_machine,
     )
     list_file = list_files[0]
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
     if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
         c = checked[0].counts()
         sys.stderr.write(
-            f"{list_file}: warning: the list is not legal ({c['error']} error"
-            f"{'s' * (c['error'] != 1)}); the printout is marked NOT LEGAL "
-            f"(see 'daimyo check {list_file}')\n"
+            ngettext(
+                "{file}: warning: the list is not legal ({n} error); the printout is marked NOT LEGAL (see '{check}')",
+                "{file}: warning: the list is not legal ({n} errors); the printout is marked NOT LEGAL (see '{check}')",
+                c["error"],
+            ).format(file=list_file, n=c["error"], check=f"daimyo check {list_file}")
+            + "\n"
         )
 
 
@@ -194,7 +212,9 @@ def print_list(
 def print_test(
     output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
     paper: str = typer.Option(
-        B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        B.DEFAULT_PAPER,
+        "--paper",
+        help=help_text("a4 or letter (or WxH in mm, each side {range}).", range=_range(B.PAPER_SIDE)),
     ),
     duplex: str = typer.Option(B.DEFAULT_DUPLEX, "--duplex", help="Flip edge: long or short."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
@@ -202,7 +222,7 @@ def print_test(
     """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
 
     path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
 
 
 printer_app = typer.Typer(
@@ -218,26 +238,28 @@ cli.add_typer(printer_app, name="printer")
 def printer_save(
     name: str = typer.Argument(..., help="The profile's name (letters, digits, '-', '_', '.')."),
     offset: Optional[str] = typer.Option(
-        None, "--offset", help=f"X,Y in mm, each {_range(B.OFFSET_X)}: the backs' shift that print-test measured."
+        None,
+        "--offset",
+        help=help_text("X,Y in mm, each {range}: the backs' shift that print-test measured.", range=_range(B.OFFSET_X)),
     ),
     scale_x: str = typer.Option(
         f"{B.DEFAULT_SCALE:g}",
         "--scale-x",
         metavar="FACTOR",
-        help=f"{_range(B.SCALE_X)}: 50 / the mm the printed horizontal ruler measures.",
+        help=help_text("{range}: 50 / the mm the printed horizontal ruler measures.", range=_range(B.SCALE_X)),
     ),
     scale_y: str = typer.Option(
         f"{B.DEFAULT_SCALE:g}",
         "--scale-y",
         metavar="FACTOR",
-        help=f"{_range(B.SCALE_Y)}: 50 / the mm the printed vertical ruler measures.",
+        help=help_text("{range}: 50 / the mm the printed vertical ruler measures.", range=_range(B.SCALE_Y)),
     ),
     force: bool = typer.Option(False, "--force", help="Replace a profile of that name."),
 ):
     """Save a printer profile."""
 
     prof = save_profile(name, offset, scale_x, scale_y, force=force)
-    sys.stderr.write(f"saved {prof.describe()} in {profiles_path()}\n")
+    sys.stderr.write(_("saved {profile} in {file}").format(profile=prof.describe(), file=profiles_path()) + "\n")
 
 
 @printer_app.command("list")
@@ -253,7 +275,7 @@ def printer_remove(name: str = typer.Argument(..., help="The profile to remove."
     """Remove a printer profile."""
 
     prof = remove_profile(name)
-    sys.stderr.write(f"removed {prof.describe()}\n")
+    sys.stderr.write(_("removed {profile}").format(profile=prof.describe()) + "\n")
 
 
 @cli.command("aid")
@@ -261,7 +283,9 @@ def aid(
     system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
     output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
     paper: str = typer.Option(
-        B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        B.DEFAULT_PAPER,
+        "--paper",
+        help=help_text("a4 or letter (or WxH in mm, each side {range}).", range=_range(B.PAPER_SIDE)),
     ),
     players: Optional[int] = typer.Option(None, "--players", help="Senji: the number of players (3-6)."),
     sources: bool = typer.Option(
@@ -272,7 +296,7 @@ def aid(
     """Print a player aid (reference sheet) of a game system."""
 
     path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
 
 
 def register(app) -> None:

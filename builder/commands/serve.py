@@ -8,6 +8,8 @@ from typing import Optional
 import typer
 
 from builder.cli import echo
+from builder.cli_words import help_text
+from builder.i18n import _
 from builder.yamlio import begin_command
 
 DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here for the help text
@@ -24,7 +26,11 @@ def serve_cmd(
         help="the workspace: the folder of list files to serve (default: the current folder)",
     ),
     port: Optional[int] = typer.Option(
-        None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"
+        None,
+        "--port",
+        help=help_text(
+            "the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]", DEFAULT_PORT=DEFAULT_PORT
+        ),
     ),
     host: str = typer.Option(
         "127.0.0.1",
@@ -54,14 +60,14 @@ def serve_cmd(
 
     launch = prepare(folder, host=host, port=port, token=token, workers=workers)
     if launch.warning:
-        echo(f"daimyo serve: warning: {launch.warning}", err=True)
-    echo(f"daimyo serve: the lists of {launch.root}")
-    echo(f"open {launch.url}")
-    echo("press Ctrl-C to stop")
+        echo(_("daimyo serve: warning: {message}").format(message=launch.warning), err=True)
+    echo(_("daimyo serve: the lists of {folder}").format(folder=launch.root))
+    echo(_("open {url}").format(url=launch.url))
+    echo(_("press Ctrl-C to stop"))
     if open_browser:
         webbrowser.open(launch.url)
     launch.run()
-    echo("daimyo serve: stopped")
+    echo(_("daimyo serve: stopped"))
 
 
 @cli.command("viewer")

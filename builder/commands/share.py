@@ -10,7 +10,7 @@ from builder import i18n
 from builder.check import format_result
 from builder.cli import echo, fail, find_game
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
-from builder.i18n import _
+from builder.i18n import L_, _
 from builder.render.images import export_tts
 from builder.share.api import Imported, check_imported, export_source, import_source, read_source, validate
 from builder.share.canonical import DisplayResolver, canonical
@@ -61,8 +61,8 @@ def export_cmd(
 
     if to == "tts":
         if not (dest or out):
-            raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
-        echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
+            raise UsageError(_("--to tts writes a folder"), L_("daimyo export LIST --to tts DIR"))
+        echo(_("wrote {file}").format(file=export_tts(source, dest or out, force=force, base_url=base_url)), err=True)
         return
     if to == "link":
         base = viewer_base(base_url)  # refused before the list is read when no viewer is known
@@ -72,18 +72,20 @@ def export_cmd(
         _write(link_of(code, base) + "\n", out, force, f"wrote {out}")
         return
     if base_url is not None:
-        raise UsageError(_("--base-url is for --to tts and --to link"), "daimyo export LIST --to link --base-url URL")
+        raise UsageError(
+            _("--base-url is for --to tts and --to link"), L_("daimyo export LIST --to link --base-url URL")
+        )
     if dest is not None:
-        raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
+        raise UsageError(_("unexpected argument '{argument}'").format(argument=dest), _("only --to tts takes a folder"))
     if to == "html":
         from builder.viewer.table import table_of  # the table view: loaded by this format alone
 
         imp = read_source(source, _system(system))
         _warn(imp)
-        _write(table_of(imp), out, force, f"wrote {out}")
+        _write(table_of(imp), out, force, _("wrote {file}").format(file=out))
         return
     text = export_source(source, to, _system(system), on_read=_warn)
-    _write(text, out, force, f"wrote {out}")
+    _write(text, out, force, _("wrote {file}").format(file=out))
 
 
 def _write(text: str, out, force: bool, said: str) -> None:
@@ -126,7 +128,12 @@ def import_cmd(
         source, _system(system), install_packs, force_packs, note=lambda line: echo(line, err=True)
     )
     readable(imp)  # a list that 'check' cannot read is said so and not written
-    _write(text, out, force, f"wrote {out} ({imp.doc['system']}, from {imp.format})")
+    _write(
+        text,
+        out,
+        force,
+        _("wrote {file} ({system}, from {format})").format(file=out, system=imp.doc["system"], format=imp.format),
+    )
 
 
 @cli.command("show")
@@ -159,7 +166,7 @@ def show_cmd(
     for line in format_result(res, explain):
         echo(line)
 
-    echo(f"fingerprint {fingerprint(imp.doc, res.packs)}")
+    echo(_("fingerprint {fingerprint}").format(fingerprint=fingerprint(imp.doc, res.packs)))
     raise typer.Exit(EXIT_OK if res.legal else EXIT_ILLEGAL)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, UsageError, option
 from builder.event.seal import canonical_json
-from builder.findings import Finding
+from builder.findings import event_setting
 from builder.render.book import total_of, verdict_of
 from builder.share.api import check_imported, parse_source_text
 from builder.share.canonical import Resolver, canonical
@@ -234,12 +234,7 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
         if got != want:
             res.findings.insert(
                 0,
-                Finding(
-                    "error",
-                    "event-setting",
-                    f"this event plays {key} {want}; the list has {key} {got if got is not None else '(none)'}",
-                    loc=(key,),
-                ),
+                event_setting(key, want, got),
             )
     return Checked(
         system=system,

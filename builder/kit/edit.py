@@ -16,6 +16,7 @@ from ruamel.yaml.error import CommentMark, MarkedYAMLError, YAMLError
 from ruamel.yaml.tokens import CommentToken
 
 from builder.errors import Diagnostic, ListError, UsageError
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 
 
@@ -67,8 +68,8 @@ def load_roundtrip(text: str, file: str = "<list>"):
                 file,
                 1,
                 1,
-                f"the editor cannot change this file: {str(exc).splitlines()[0]}",
-                hint="save it as plain text and run the command again",
+                L_("the editor cannot change this file: {value}", value=str(exc).splitlines()[0]),
+                hint=L_("save it as plain text and run the command again"),
             )
         ) from None
 
@@ -122,7 +123,7 @@ def remove_troop(data, name: str, catalog=None) -> dict[str, Any]:
         listed = [t.get("troop") if isinstance(t, dict) else t for t in (troops or [])]
 
         hint = did_you_mean(name, [x for x in listed if isinstance(x, str)])
-        raise UsageError(f"no troop '{name}' in the list", hint or None)
+        raise UsageError(L_("no troop '{name}' in the list", name=name), hint or None)
     removed = troops[idx]
     del troops[idx]
     return removed

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 
 from builder.errors import UsageError, option
+from builder.i18n import L_
 from builder.kit.printbounds import BLEED, GUTTER, PAGE_MARGIN_MM
 
 # the named sizes and their readers live with the print options' bounds; read from here too
@@ -217,13 +218,24 @@ def plan_sheet(
         # say why: the card alone or the bleed
         if _fit(aw, cw, gap) * _fit(ah, ch, gap) or _fit(aw, ch, gap) * _fit(ah, cw, gap):
             raise UsageError(
-                f"a bleed of {bleed:g} mm does not fit: the card with bleed is larger than "
-                f"the printable area {aw:g}x{ah:g} mm",
-                f"use a smaller {option('bleed')}",
+                L_(
+                    "a bleed of {bleed:g} mm does not fit: the card with bleed is larger than the printable area {aw:g}x{ah:g} mm",
+                    bleed=bleed,
+                    aw=aw,
+                    ah=ah,
+                ),
+                L_("use a smaller {option}", option=option("bleed")),
             )
         raise UsageError(
-            f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside {margin:g} mm margins",
-            f"choose a smaller {option('card')} or larger {option('paper')}",
+            L_(
+                "a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside {margin:g} mm margins",
+                cw=cw,
+                ch=ch,
+                pw=pw,
+                ph=ph,
+                margin=margin,
+            ),
+            L_("choose a smaller {option} or larger {option2}", option=option("card"), option2=option("paper")),
         )
     _, rotated, w, h, cols, rows = best
     obx, oby = (outer(aw, w, cols), outer(ah, h, rows)) if shared else (bleed, bleed)
@@ -285,8 +297,14 @@ def plan_fold(
         choices.append((p.per_page, fold, p))
     if not choices:
         raise UsageError(
-            f"a {card[0]:g}x{card[1]:g} mm card with its back does not fit on one {pw:g}x{ph:g} mm page",
-            f"use {option('layout')} duplex or {option('layout')} separate",
+            L_(
+                "a {value:g}x{value2:g} mm card with its back does not fit on one {pw:g}x{ph:g} mm page",
+                value=card[0],
+                value2=card[1],
+                pw=pw,
+                ph=ph,
+            ),
+            L_("use {option} duplex or {option} separate", option=option("layout")),
         )
     choices.sort(key=lambda t: -t[0])
     _, fold, half_plan = choices[0]
@@ -411,7 +429,7 @@ def back_slot(
     (+x right, +y up) in the back page's own coordinates.
     """
     if duplex not in DUPLEX_MODES:
-        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+        raise UsageError(L_("unknown duplex mode '{duplex}'", duplex=duplex), L_("use long or short"))
     pw, ph = paper
     dx, dy = offset
     t, b = slot.trim, slot.bleed

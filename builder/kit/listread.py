@@ -6,6 +6,7 @@ these; a game's rules append the diagnostics and raise ``ListError`` when there 
 
 from __future__ import annotations
 
+from builder.i18n import L_
 from builder.kit.fields import COMMON_KEYS
 from builder.names import did_you_mean, normalize
 
@@ -24,7 +25,9 @@ def read_counts(
         if required:
             diags.append(
                 doc.positions.diag(
-                    (), f"missing '{key}:' (a mapping of {what} names to counts)", hint=f"e.g. {example}"
+                    (),
+                    L_("missing '{key}:' (a mapping of {what} names to counts)", key=key, what=what),
+                    hint=f"e.g. {example}",
                 )
             )
         return []
@@ -33,8 +36,13 @@ def read_counts(
         diags.append(
             doc.diag(
                 (key,),
-                f"'{key}' must be a mapping of {what} names to counts, not {value_kind(value)}",
-                hint=f"write one '{what.title()} Name: 2' per line",
+                L_(
+                    "'{key}' must be a mapping of {what} names to counts, not {value_kind}",
+                    key=key,
+                    what=what,
+                    value_kind=value_kind(value),
+                ),
+                hint=L_("write one '{title} Name: 2' per line", title=what.title()),
             )
         )
         return []
@@ -43,16 +51,24 @@ def read_counts(
     for name, count in value.items():
         loc = (key, name)
         if isinstance(name, bool) or name is None or not isinstance(name, (str, int, float)):
-            diags.append(doc.positions.diag(loc, f"'{name}' is not a {what} name", prefer_key=True))
+            diags.append(
+                doc.positions.diag(loc, L_("'{name}' is not a {what} name", name=name, what=what), prefer_key=True)
+            )
             continue
         text = str(name).strip()
         if not text:
-            diags.append(doc.positions.diag(loc, f"empty {what} name", prefer_key=True))
+            diags.append(doc.positions.diag(loc, L_("empty {what} name", what=what), prefer_key=True))
             continue
         if isinstance(count, bool) or not isinstance(count, int):
             diags.append(
                 doc.diag(
-                    loc, f"count of '{text}' must be a whole number, not {value_kind(count)}", hint=f"e.g. '{text}: 2'"
+                    loc,
+                    L_(
+                        "count of '{text}' must be a whole number, not {value_kind}",
+                        text=text,
+                        value_kind=value_kind(count),
+                    ),
+                    hint=f"e.g. '{text}: 2'",
                 )
             )
             continue
@@ -60,8 +76,8 @@ def read_counts(
             diags.append(
                 doc.diag(
                     loc,
-                    f"count of '{text}' must be at least 1, not {count}",
-                    hint="remove the line to leave the card out",
+                    L_("count of '{text}' must be at least 1, not {count}", text=text, count=count),
+                    hint=L_("remove the line to leave the card out"),
                 )
             )
             continue
@@ -71,9 +87,9 @@ def read_counts(
             diags.append(
                 doc.positions.diag(
                     loc,
-                    f"{what} '{text}' is listed twice (also on line {line})",
+                    L_("{what} '{text}' is listed twice (also on line {line})", what=what, text=text, line=line),
                     prefer_key=True,
-                    hint="add the counts into one line",
+                    hint=L_("add the counts into one line"),
                 )
             )
             continue
@@ -91,7 +107,11 @@ def check_keys(doc, allowed: tuple, diags: list) -> None:
         hint = did_you_mean(str(key), list(allowed) + list(COMMON_KEYS)) or "allowed keys: " + ", ".join(
             list(COMMON_KEYS) + list(allowed)
         )
-        diags.append(doc.positions.diag((key,), f"unknown key '{key}' for {doc.system}", hint=hint, prefer_key=True))
+        diags.append(
+            doc.positions.diag(
+                (key,), L_("unknown key '{key}' for {system}", key=key, system=doc.system), hint=hint, prefer_key=True
+            )
+        )
 
 
 def value_kind(v) -> str:

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.limits import MAX_PAPER_MM, MIN_PAPER_MM
 
 PAPERS: dict[str, tuple[float, float]] = {
@@ -69,10 +70,20 @@ class Bound:
         try:
             v = float(text)
         except ValueError:
-            raise UsageError(f"{name} must be a number, not '{text}'", self.hint or None) from None
+            raise UsageError(
+                L_("{name} must be a number, not '{text}'", name=name, text=text), self.hint or None
+            ) from None
         if not (math.isfinite(v) and self.low <= v <= self.high):
             raise UsageError(
-                f"{name} must be between {self.low:g} and {self.high:g}{self.unit}, not {text}", self.hint or None
+                L_(
+                    "{name} must be between {low:g} and {high:g}{unit}, not {text}",
+                    name=name,
+                    low=self.low,
+                    high=self.high,
+                    unit=self.unit,
+                    text=text,
+                ),
+                self.hint or None,
             )
         return v
 
@@ -166,7 +177,7 @@ def choice(value, choices: tuple[str, ...], what: str) -> str:
     if key in choices:
         return key
     listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
-    raise UsageError(f"unknown {what} '{value}'", f"use {listed}")
+    raise UsageError(L_("unknown {what} '{value}'", what=what, value=value), L_("use {listed}", listed=listed))
 
 
 _SIZE = re.compile(r"([^x×]+?)\s*[x×]\s*([^x×]+?)\s*(?:mm)?")
@@ -178,7 +189,7 @@ def _size(name, named: dict, side: Bound, what: str, hint: str) -> tuple[float, 
         return named[key]
     m = _SIZE.fullmatch(key)
     if m is None:
-        raise UsageError(f"unknown {what} '{name}'", hint)
+        raise UsageError(L_("unknown {what} '{name}'", what=what, name=name), hint)
     word = "paper" if what == "paper" else "card"
     shown = str(name).strip()
     return side.check(m.group(1), f"{word} '{shown}' width"), side.check(m.group(2), f"{word} '{shown}' height")
@@ -206,12 +217,12 @@ def parse_offset(text) -> tuple[float, float]:
         return (0.0, 0.0)
     if isinstance(text, (tuple, list)):
         if len(text) != 2:
-            raise UsageError(f"bad offset '{text}'", "give X,Y in millimetres, such as 0.5,-1")
+            raise UsageError(L_("bad offset '{text}'", text=text), L_("give X,Y in millimetres, such as 0.5,-1"))
         x, y = text
         return OFFSET_X.check(x), OFFSET_Y.check(y)
     parts = re.split(r"[,;]", str(text))
     if len(parts) != 2:
-        raise UsageError(f"bad offset '{text}'", "give X,Y in millimetres, such as 0.5,-1")
+        raise UsageError(L_("bad offset '{text}'", text=text), L_("give X,Y in millimetres, such as 0.5,-1"))
     return OFFSET_X.check(parts[0]), OFFSET_Y.check(parts[1])
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from builder.errors import UsageError, option
+from builder.i18n import L_
 from builder.kit.printbounds import (
     BLEED,
     CARD_SIDE,
@@ -60,7 +61,7 @@ def _blank(v) -> bool:
 def _size(v, named: dict, read, side, word: str):
     if isinstance(v, (tuple, list)):
         if len(v) != 2:
-            raise UsageError(f"a {word} size is a width and a height in mm, not {v!r}")
+            raise UsageError(L_("a {word} size is a width and a height in mm, not {v!r}", word=word, v=v))
         return (side.check(v[0], f"{word} width"), side.check(v[1], f"{word} height"))
     key = str(v).strip().lower()
     read(key)  # one clear line for an unknown name or a side out of range
@@ -164,8 +165,8 @@ class PrintOptions(PrinterCorrection):
     def _together(self):
         if self.cut_machine is not None and self.layout == "fold":
             raise UsageError(
-                f"{option('cut-machine')} cuts one side of the sheet",
-                f"use {option('layout')} duplex or separate (or print the backs apart)",
+                L_("{option} cuts one side of the sheet", option=option("cut-machine")),
+                L_("use {option} duplex or separate (or print the backs apart)", option=option("layout")),
             )
         return self
 
@@ -175,7 +176,7 @@ class PrintOptions(PrinterCorrection):
         value refused, an unknown option included."""
         unknown = set(values) - set(cls.model_fields)
         if unknown:
-            raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+            raise UsageError(L_("unknown print option(s): {value}", value=", ".join(sorted(unknown))))
         return cls(**{k: v for k, v in values.items() if v is not None})
 
     @property
@@ -279,7 +280,9 @@ def _chosen(params, key: str) -> str:
     what = "paper" if key == "paper" else "card"
     w, h = (str(params.get(f"{key}_{s}") or "").strip() for s in ("w", "h"))
     if not w or not h:
-        raise UsageError(f"a custom {what} needs its width and height in mm", "such as 105 and 148 (A6)")
+        raise UsageError(
+            L_("a custom {what} needs its width and height in mm", what=what), L_("such as 105 and 148 (A6)")
+        )
     return f"{w}x{h}"  # checked as the command line's WxH is, in the same words
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import CheckResult
+from builder.i18n import SOURCE_LANGUAGE, use
 from builder.lists.document import ListDoc
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog: Catalog | 
         if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
             from builder.rulebooks import humanize
 
-            f.message = humanize(f.message, bare=False)
+            with use(SOURCE_LANGUAGE):  # the message is the English text; a translation is made where shown
+                f.message = humanize(f.message, bare=False)
         if f.loc is not None and f.line is None:
             f.line, f.col = doc.at(f.loc)
     findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))

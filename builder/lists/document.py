@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 from builder import state
 from builder.errors import Diagnostic, ListError
+from builder.i18n import L_
 from builder.kit.fields import COMMON_KEYS
 from builder.limits import MAX_VALUES, number_problem
 from builder.names import did_you_mean
@@ -67,7 +68,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     from builder.limits import too_many_values_message, values_over
 
     if parsed is _TOO_MANY or (parsed is None and text.count("\n") > 4 * MAX_VALUES):
-        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint=L_("split it into several lists")))
     if parsed is not None:
         data, pos = parsed
     else:
@@ -76,27 +77,29 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
         except DaimyoError as exc:
             raise ListError(exc.diagnostics) from None
     if values_over(data):
-        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint=L_("split it into several lists")))
     if data is None:
         raise ListError(
             Diagnostic(
                 file,
                 1,
                 1,
-                "empty document; a list needs at least 'system:'",
-                hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)",
+                L_("empty document; a list needs at least 'system:'"),
+                hint=L_("start with 'system: kensei' (or senshiai, herocard, senji, satsuma)"),
             )
         )
     if not isinstance(data, dict):
-        raise ListError(pos.diag((), "a list document must be a mapping of keys such as 'system:'"))
+        raise ListError(pos.diag((), L_("a list document must be a mapping of keys such as 'system:'")))
     if looks_like_pack(data):
         raise ListError(
             Diagnostic(
                 file,
                 1,
                 1,
-                f"this is a pack, not a list; did you mean 'daimyo pack check {file}'?",
-                hint="a pack adds catalog entries; a list names cards or troops and may use packs with 'packs: [NAME]'",
+                L_("this is a pack, not a list; did you mean 'daimyo pack check {file}'?", file=file),
+                hint=L_(
+                    "a pack adds catalog entries; a list names cards or troops and may use packs with 'packs: [NAME]'"
+                ),
             )
         )
     from builder.systems import ids
@@ -105,20 +108,22 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     diags = []
     system = data.get("system")
     if "system" not in data:
-        diags.append(pos.diag((), "missing required key 'system'", hint="one of " + ", ".join(SYSTEMS)))
+        diags.append(
+            pos.diag((), L_("missing required key 'system'"), hint=L_("one of {values}", values=", ".join(SYSTEMS)))
+        )
     elif not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
         hint = did_you_mean(str(system), SYSTEMS) or ("one of " + ", ".join(SYSTEMS))
-        diags.append(pos.diag(("system",), f"unknown system '{system}'", hint=hint))
+        diags.append(pos.diag(("system",), L_("unknown system '{system}'", system=system), hint=hint))
     else:
         system = system.strip().lower()
     for key in ("name", "author", "notes"):
         if key in data and data[key] is not None and not isinstance(data[key], (str, int, float)):
-            diags.append(pos.diag((key,), f"'{key}' must be text"))
+            diags.append(pos.diag((key,), L_("'{key}' must be text", key=key)))
     packs = data.get("packs") or []
     if isinstance(packs, str):
         packs = [packs]
     if not isinstance(packs, list) or not all(isinstance(p, str) for p in packs):
-        diags.append(pos.diag(("packs",), "'packs' must be a list of file paths"))
+        diags.append(pos.diag(("packs",), L_("'packs' must be a list of file paths")))
         packs = []
     base = base_dir if base_dir is not None else Path(".")
     resolved = []
@@ -128,7 +133,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
         found = resolve_recorded(p, data, base, system if isinstance(system, str) else None)
         if found is None:
             pp = Path(p)
-            diags.append(pos.diag(("packs", i), f"pack file '{p}' not found", hint=not_found_hint(p, base)))
+            diags.append(pos.diag(("packs", i), L_("pack file '{p}' not found", p=p), hint=not_found_hint(p, base)))
             resolved.append(str(pp if pp.is_absolute() else base / pp))
             continue
         resolved.append(str(found))
@@ -137,8 +142,8 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
         diags.append(
             pos.diag(
                 ("house_rules",),
-                "'house_rules' must be a mapping of rule ids to values",
-                hint="e.g. house_rules: {cavalry_max_percent: 50}",
+                L_("'house_rules' must be a mapping of rule ids to values"),
+                hint=L_("e.g. house_rules: {cavalry_max_percent: 50}"),
             )
         )
         hr = {}

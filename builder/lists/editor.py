@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
+from builder.i18n import L_
 
 Edit = Callable[[Any], tuple[list[str], tuple | None]]  # an edit of a list's tree: (notes, where it went)
 
@@ -123,7 +124,7 @@ class History:
     def back(self, current: str) -> str:
         """Undo from the text ``current``: the text before the last edit (``current`` can be redone)."""
         if not self.undo:
-            raise NothingToUndo("nothing to undo")
+            raise NothingToUndo(L_("nothing to undo"))
         text = self.undo.pop()
         self.redo.append(current)
         return text
@@ -131,7 +132,7 @@ class History:
     def forward(self, current: str) -> str:
         """Redo from the text ``current``: the text the edit last undone made (``current`` can be undone)."""
         if not self.redo:
-            raise NothingToUndo("nothing to redo")
+            raise NothingToUndo(L_("nothing to redo"))
         text = self.redo.pop()
         self.undo.append(current)
         return text
@@ -522,7 +523,7 @@ class ListEditor:
         own = path is None or (self.path is not None and Path(path).resolve() == self.path.resolve())
         target = self.path if path is None else Path(path)
         if target is None:
-            raise DaimyoError(Diagnostic(self.file, 0, 0, "this list has no file yet; give a path to save it to"))
+            raise DaimyoError(Diagnostic(self.file, 0, 0, L_("this list has no file yet; give a path to save it to")))
         expected = self._disk if own and not force else None
         self._record_packs()
         write_list(target, self.text, expected, force=own or force)
@@ -573,8 +574,8 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
                             str(target),
                             0,
                             0,
-                            "changed on disk since it was read; not overwritten",
-                            hint="open it again and repeat the change",
+                            L_("changed on disk since it was read; not overwritten"),
+                            hint=L_("open it again and repeat the change"),
                         )
                     )
             yield
@@ -593,7 +594,13 @@ def refuse_read_only(path: Path) -> None:
         return  # not there (yet): the writing says what is wrong
     if stat.S_ISREG(st.st_mode) and (not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK)):
         raise DaimyoError(
-            Diagnostic(str(path), 0, 0, "is read-only; not changed", hint=f"make it writable first (chmod u+w {path})")
+            Diagnostic(
+                str(path),
+                0,
+                0,
+                L_("is read-only; not changed"),
+                hint=L_("make it writable first (chmod u+w {path})", path=path),
+            )
         )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from builder.catalog.loader import load_catalog
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.lists.dump import dump_list_yaml
 from builder.systems import find_system
 
@@ -79,9 +80,9 @@ def parse_opts(pairs: Sequence[str]) -> dict[str, str]:
         key, eq, value = pair.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not eq or not key:
-            raise UsageError(f"an option is KEY=VALUE, not '{pair}'", "e.g. scenario=siege")
+            raise UsageError(L_("an option is KEY=VALUE, not '{pair}'", pair=pair), L_("e.g. scenario=siege"))
         if key in out:
-            raise UsageError(f"option '{key}' is given twice")
+            raise UsageError(L_("option '{key}' is given twice", key=key))
         out[key] = value
     return out
 

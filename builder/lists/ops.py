@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.limits import whole_between
 
 if TYPE_CHECKING:
@@ -66,13 +67,13 @@ class Add:
         out = {k: v for k, v in named.items() if v is not None and v is not False}
         for key, value in self.options.items():
             if key in out or key in ("count", "check_side"):
-                raise UsageError(f"option '{key}' is given twice")
+                raise UsageError(L_("option '{key}' is given twice", key=key))
             out[key] = _named(key, value)
         return out
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
-            raise UsageError("name the card or troop to add")
+            raise UsageError(L_("name the card or troop to add"))
         given = self.given()
         game.editing.check_options("add", {"count": self.count, **given})
         return game.editing.add(tree, catalog, self.item.strip(), self.count, **given, check_side=self.check_side)
@@ -102,7 +103,7 @@ class Copies:
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not game.editing.held_sections:
-            raise UsageError(f"copies apply to cards, not to {game.id} {game.noun}s")
+            raise UsageError(L_("copies apply to cards, not to {id} {noun}s", id=game.id, noun=game.noun))
         have = copies_of(game, catalog, tree, self.item)
         if self.value > have:
             return game.editing.add(tree, catalog, self.item, self.value - have, variant=self.variant)
@@ -120,7 +121,7 @@ class Set:
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if self.key in TEXT_KEYS and len(self.value) > MAX_TEXT:
-            raise UsageError(f"{self.key} is too long (at most {MAX_TEXT} characters)")
+            raise UsageError(L_("{key} is too long (at most {MAX_TEXT} characters)", key=self.key, MAX_TEXT=MAX_TEXT))
         if self.key in game.settings.keys or self.key not in TEXT_KEYS:
             return game.settings.apply(tree, catalog, self.key, self.value)
         from builder.kit.edit import delete_key, set_key_ordered
@@ -150,9 +151,13 @@ class HouseRule:
         rules = {h.id: h for h in catalog.model.house_rules}
         if self.key not in rules:
             raise UsageError(
-                f"unknown house rule '{self.key}'",
+                L_("unknown house rule '{key}'", key=self.key),
                 did_you_mean(self.key, list(rules))
-                or ("one of " + ", ".join(rules) if rules else f"{game.id} has no house rules"),
+                or (
+                    L_("one of {values}", values=", ".join(rules))
+                    if rules
+                    else L_("{id} has no house rules", id=game.id)
+                ),
             )
         h = rules[self.key]
         hr = tree.get("house_rules")
@@ -168,8 +173,10 @@ class HouseRule:
         except (ValueError, KeyError, TypeError) as exc:  # a value the rule does not take
             reason = str(exc.args[0]) if exc.args else str(exc)
             raise UsageError(
-                f"house rule {reason}" if reason.startswith("'") else f"house rule '{self.key}': {reason}",
-                "choose one of the values the house rule offers",
+                L_("house rule {reason}", reason=reason)
+                if reason.startswith("'")
+                else L_("house rule '{key}': {reason}", key=self.key, reason=reason),
+                L_("choose one of the values the house rule offers"),
             ) from None
         if not isinstance(hr, dict):
             hr = CommentedMap()
@@ -189,7 +196,7 @@ class Part:
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not self.where:
-            raise UsageError("say which part to change (where)")
+            raise UsageError(L_("say which part to change (where)"))
         if game.players is None:  # only a setup by player has parts to change
             from builder.systems.editing import refused
 
@@ -209,17 +216,17 @@ def rule_value(h: Any, value: object) -> Any:
             return True
         if text.lower() in ("false", "off", "no", "0"):
             return False
-        raise UsageError(f"{h.id} takes true or false, not '{value}'")
+        raise UsageError(L_("{id} takes true or false, not '{value}'", id=h.id, value=value))
     if isinstance(d, int):
         try:
             return int(text)
         except ValueError:
-            raise UsageError(f"{h.id} takes a whole number, not '{value}'") from None
+            raise UsageError(L_("{id} takes a whole number, not '{value}'", id=h.id, value=value)) from None
     if isinstance(d, float):
         try:
             return float(text)
         except ValueError:
-            raise UsageError(f"{h.id} takes a number, not '{value}'") from None
+            raise UsageError(L_("{id} takes a number, not '{value}'", id=h.id, value=value)) from None
     return text
 
 
@@ -271,10 +278,10 @@ def from_form(form: dict, game: GameSystem) -> Operation:
     item = str(form.get("item") or "").strip()
     if kind == "add":
         if not item:
-            raise UsageError("name the card or troop to add")
+            raise UsageError(L_("name the card or troop to add"))
         extra = form.get("options") or {}
         if not isinstance(extra, Mapping):
-            raise UsageError("options is a mapping of an option's key to its value", 'e.g. {"models": 2}')
+            raise UsageError(L_("options is a mapping of an option's key to its value"), L_('e.g. {"models": 2}'))
         extra = dict(extra)
         if "models" in game.editing.add_options:
             return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None, options=extra)
@@ -303,12 +310,16 @@ def from_form(form: dict, game: GameSystem) -> Operation:
         if isinstance(where, str):
             where = tuple(int(x) if x.isdigit() else x for x in where.split("/") if x)
         if not isinstance(where, (list, tuple)) or not where:
-            raise UsageError("say which part to change (where)")
+            raise UsageError(L_("say which part to change (where)"))
         return Part(tuple(where), str(form.get("field") or ""), form.get("value"))
     if kind in ("models", "duplicate", "troop"):
-        raise UsageError(f"{kind} applies to units of models, not to {game.id} {game.noun}s", "cards take + and -")
+        raise UsageError(
+            L_("{kind} applies to units of models, not to {id} {noun}s", kind=kind, id=game.id, noun=game.noun),
+            L_("cards take + and -"),
+        )
     raise UsageError(
-        f"unknown change '{kind}'", "one of add, remove, copies, models, duplicate, troop, part, set, house_rule"
+        L_("unknown change '{kind}'", kind=kind),
+        L_("one of add, remove, copies, models, duplicate, troop, part, set, house_rule"),
     )
 
 

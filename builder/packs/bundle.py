@@ -40,7 +40,7 @@ from builder.catalog.packfiles import (
 )
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
-from builder.i18n import _
+from builder.i18n import L_, _
 from builder.lists.dump import dump_list_yaml
 from builder.lists.packchanges import short_hash as _short
 from builder.paths import display_path, within
@@ -120,7 +120,7 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
         path = resolve_pack(ref, base_dir, doc.get("system"))
         if path is None:
             raise UsageError(
-                f"pack '{ref}' of the list is not found, so it cannot travel in the bundle",
+                L_("pack '{ref}' of the list is not found, so it cannot travel in the bundle", ref=ref),
                 not_found_hint(ref, base_dir),
             )
         data, _ = read_pack(path)
@@ -195,24 +195,28 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object, dict[str, dict[str
     shown = display_path(path)
     data, pos = yamlio.parse_yaml(read_text(path, display=shown), shown)
     if not isinstance(data, dict) or BUNDLE_KEY not in data:
-        raise DaimyoError(Diagnostic(shown, 1, 1, "not a daimyo bundle"))
+        raise DaimyoError(Diagnostic(shown, 1, 1, L_("not a daimyo bundle")))
     if data[BUNDLE_KEY] != BUNDLE_VERSION:
         raise DaimyoError(
             pos.diag(
                 (BUNDLE_KEY,),
-                f"bundle format {data[BUNDLE_KEY]!r} is not known here (this daimyo reads format {BUNDLE_VERSION})",
-                hint="update daimyo",
+                L_(
+                    "bundle format {value!r} is not known here (this daimyo reads format {BUNDLE_VERSION})",
+                    value=data[BUNDLE_KEY],
+                    BUNDLE_VERSION=BUNDLE_VERSION,
+                ),
+                hint=L_("update daimyo"),
             )
         )
     lst = data.get("list")
     if not isinstance(lst, dict):
-        raise DaimyoError(pos.diag(("list",) if "list" in data else (), "a bundle needs 'list:' with the list"))
+        raise DaimyoError(pos.diag(("list",) if "list" in data else (), L_("a bundle needs 'list:' with the list")))
     packs = data.get("packs") or []
     if not isinstance(packs, list) or not all(isinstance(p, dict) for p in packs):
-        raise DaimyoError(pos.diag(("packs",), "'packs' must be a list of packs"))
+        raise DaimyoError(pos.diag(("packs",), L_("'packs' must be a list of packs")))
     for i, p in enumerate(packs):
         if not isinstance(p.get("system"), str) or not (p.get("name") or p.get("pack")):
-            raise DaimyoError(pos.diag(("packs", i), "each pack of a bundle needs 'system:' and 'name:'"))
+            raise DaimyoError(pos.diag(("packs", i), L_("each pack of a bundle needs 'system:' and 'name:'")))
     return lst, packs, pos, _read_art(data.get("art"), pos)
 
 
@@ -325,7 +329,14 @@ def install_bundle_packs(
                     name = p.get("name") or p.get("pack")
                     raise DaimyoError(
                         [
-                            Diagnostic(where, 0, 0, f"pack '{name}': {d.message}", code=d.code, hint=d.hint)
+                            Diagnostic(
+                                where,
+                                0,
+                                0,
+                                L_("pack '{name}': {message}", name=name, message=d.message),
+                                code=d.code,
+                                hint=d.hint,
+                            )
                             if d.file in shown_tmp
                             else d
                             for d in exc.diagnostics

@@ -25,6 +25,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from builder import yamlio
 from builder.catalog.packid import read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.i18n import L_
 from builder.kit import edit
 from builder.lists.editor import ListChangedError, ListEditor, folder_lock
 from builder.names import loose
@@ -71,7 +72,10 @@ def validate_entry(
     ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
     change of a catalog entry), as a spreadsheet's rows get it."""
     if section not in sections(system):
-        raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
+        raise UsageError(
+            L_("'{section}' is not a section of a {system} pack", section=section, system=system),
+            L_("sections: {values}", values=", ".join(sections(system))),
+        )
     names = [f.name for f in entry_fields(system, section)]
     cols = {}
     row_cells = {}
@@ -155,8 +159,11 @@ def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
     seq = tree.get(section)
     if seq is not None and not isinstance(seq, list):
         raise UsageError(
-            f"the pack's '{section}' is not a list of entries; not changed",
-            f"write it as a list: one '- name: ...' per entry under '{section}:', or '{section}: []'",
+            L_("the pack's '{section}' is not a list of entries; not changed", section=section),
+            L_(
+                "write it as a list: one '- name: ...' per entry under '{section}:', or '{section}: []'",
+                section=section,
+            ),
         )
     if not isinstance(seq, CommentedSeq):
         seq = CommentedSeq()
@@ -187,7 +194,7 @@ def remove_entry(path: str | Path, section: str, name: str, expected: str | None
             if isinstance(e, dict) and _same(e.get("name"), name):
                 del seq[i]
                 return
-        raise UsageError(f"no entry '{name}' in {section}")
+        raise UsageError(L_("no entry '{name}' in {section}", name=name, section=section))
 
     return _edit(path, change, expected)
 
@@ -202,8 +209,8 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
                     str(p),
                     0,
                     0,
-                    "changed on disk since it was read; not overwritten",
-                    hint="load it again and repeat the change",
+                    L_("changed on disk since it was read; not overwritten"),
+                    hint=L_("load it again and repeat the change"),
                 )
             )
         y = edit.roundtrip_yaml()

@@ -18,7 +18,7 @@ from builder.catalog.packart import art_folder, art_refs, image_problem, path_pr
 from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, command_line, option
-from builder.i18n import _
+from builder.i18n import L_, _
 from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
 from builder.packs import store
 from builder.packs.manage import check_pack
@@ -80,10 +80,15 @@ def verify(data: bytes, entry) -> None:
                 entry.url,
                 0,
                 0,
-                f"SHA-256 {got[:16]}... differs from the index's {entry.sha256[:16]}...; nothing installed",
+                L_(
+                    "SHA-256 {value}... differs from the index's {value2}...; nothing installed",
+                    value=got[:16],
+                    value2=entry.sha256[:16],
+                ),
                 code="registry.hash",
-                hint="the file changed after the index was made, or was altered on the way: "
-                "tell the registry's maintainers",
+                hint=L_(
+                    "the file changed after the index was made, or was altered on the way: tell the registry's maintainers"
+                ),
             )
         )
 
@@ -166,10 +171,10 @@ def prepare(data: bytes, source: str, entry=None, art: dict[str, bytes] | None =
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
+        raise DaimyoError(Diagnostic(source, 0, 0, L_("not UTF-8 text"), code="pack.yaml")) from None
     pack, pos = yamlio.parse_yaml(text, source, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
     if not isinstance(pack, dict):
-        raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
+        raise CatalogError(pos.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))
     if art is None:
         art = fetch_art(pack, source, entry) if "://" in source else local_art(pack, Path(source))
@@ -185,10 +190,15 @@ def prepare(data: bytes, source: str, entry=None, art: dict[str, bytes] | None =
                     source,
                     0,
                     0,
-                    f"the file is pack '{ident.label()}' ({report.system}), the "
-                    f"index says '{entry.label()}' ({entry.game}); nothing installed",
+                    L_(
+                        "the file is pack '{label}' ({system}), the index says '{label2}' ({game}); nothing installed",
+                        label=ident.label(),
+                        system=report.system,
+                        label2=entry.label(),
+                        game=entry.game,
+                    ),
                     code="registry.mismatch",
-                    hint="tell the registry's maintainers",
+                    hint=L_("tell the registry's maintainers"),
                 )
             )
 
@@ -200,8 +210,13 @@ def _needs_daimyo(ready: Ready) -> None:
     need = ready.pack.get("daimyo")
     if need is not None and needs_newer_daimyo(str(need)):
         raise UsageError(
-            f"pack '{ready.ident.label()}' needs daimyo {need} or newer; this is daimyo {daimyo_version()}",
-            "update daimyo, or install an older version of the pack",
+            L_(
+                "pack '{label}' needs daimyo {need} or newer; this is daimyo {daimyo_version}",
+                label=ready.ident.label(),
+                need=need,
+                daimyo_version=daimyo_version(),
+            ),
+            L_("update daimyo, or install an older version of the pack"),
         )
 
 
@@ -227,9 +242,12 @@ def _plan(entry, entries, planned: dict) -> None:
         planned[key] = e
         if len(planned) > limits.MAX_PACKS_PER_INSTALL:
             raise UsageError(
-                f"pack '{entry.label()}' needs more than {limits.MAX_PACKS_PER_INSTALL} packs "
-                "(MAX_PACKS_PER_INSTALL); nothing installed",
-                "tell the registry's maintainers",
+                L_(
+                    "pack '{label}' needs more than {MAX_PACKS_PER_INSTALL} packs (MAX_PACKS_PER_INSTALL); nothing installed",
+                    label=entry.label(),
+                    MAX_PACKS_PER_INSTALL=limits.MAX_PACKS_PER_INSTALL,
+                ),
+                L_("tell the registry's maintainers"),
             )
         for need in reversed(e.needs):
             name, version = split_ref(need)
@@ -312,10 +330,13 @@ def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None)
         taken = shadows(r)
         if taken and not replace:
             raise UsageError(
-                f"pack '{r.ident.label()}' from {r.origin} has the name of "
-                f"{' and of '.join(what for what, _back in taken)}: "
-                "installed, it would take its place in every list that names it; nothing installed",
-                hint or f"pass {option('replace')} to install it all the same",
+                L_(
+                    "pack '{label}' from {origin} has the name of {value}: installed, it would take its place in every list that names it; nothing installed",
+                    label=r.ident.label(),
+                    origin=r.origin,
+                    value=" and of ".join((what for what, _back in taken)),
+                ),
+                hint or L_("pass {option} to install it all the same", option=option("replace")),
             )
 
 
@@ -336,9 +357,12 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
                     same = False
                 if not same:
                     raise UsageError(
-                        f"{path} holds pack '{r.ident.name}' that was not installed from a registry "
-                        "or a file (made or copied by hand)",
-                        f"pass {option('force')} to replace it",
+                        L_(
+                            "{path} holds pack '{name}' that was not installed from a registry or a file (made or copied by hand)",
+                            path=path,
+                            name=r.ident.name,
+                        ),
+                        L_("pass {option} to replace it", option=option("force")),
                     )
         for r in readies:
             current, path = store.in_use(r.ident.name)
@@ -404,7 +428,10 @@ def outdated(name: str | None = None) -> list[Update]:
             continue
         out.append(Update(ident.name, ident.system or e.game, ident.version, path, e, data))
     if name is not None and not seen:
-        raise UsageError(f"pack '{name}' is not installed in {store.folder()}", "'daimyo pack list' shows the packs")
+        raise UsageError(
+            L_("pack '{name}' is not installed in {folder}", name=name, folder=store.folder()),
+            L_("'daimyo pack list' shows the packs"),
+        )
     return out
 
 
@@ -474,8 +501,11 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
                     entry.url,
                     0,
                     0,
-                    f"pack '{entry.label()}' in the registry is not the one "
-                    f"the list was made with (content {content} recorded); nothing installed",
+                    L_(
+                        "pack '{label}' in the registry is not the one the list was made with (content {content} recorded); nothing installed",
+                        label=entry.label(),
+                        content=content,
+                    ),
                     code="registry.hash",
                     hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
                 )
@@ -490,8 +520,11 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
                         r.source,
                         0,
                         0,
-                        f"pack '{r.ident.label()}' is not the one the list was "
-                        f"made with (content {content} recorded); nothing installed",
+                        L_(
+                            "pack '{label}' is not the one the list was made with (content {content} recorded); nothing installed",
+                            label=r.ident.label(),
+                            content=content,
+                        ),
                         code="registry.hash",
                         hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
                     )

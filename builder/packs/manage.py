@@ -11,6 +11,7 @@ from builder.catalog.packart import art_diagnostics, art_folder, art_refs
 from builder.catalog.packfiles import WHERE_LABELS, bundled_dir, install_dir, name_key, pack_files, search_dirs
 from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
+from builder.i18n import L_
 from builder.names import did_you_mean
 from builder.packs import store
 from builder.packs.fields import sections
@@ -56,9 +57,12 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
         raise CatalogError(
             pos.diag(
                 ("system",) if "system" in data else (),
-                f"pack names no known system ({system!r})" if "system" in data else "pack has no 'system:' key",
+                L_("pack names no known system ({system!r})", system=system)
+                if "system" in data
+                else L_("pack has no 'system:' key"),
                 code="pack.system",
-                hint=did_you_mean(str(system), SYSTEMS) or "add 'system:' with one of " + ", ".join(SYSTEMS),
+                hint=did_you_mean(str(system), SYSTEMS)
+                or L_("add 'system:' with one of {values}", values=", ".join(SYSTEMS)),
             )
         )
     system = system.strip().lower()
@@ -158,7 +162,7 @@ def install_pack(
         raise UsageError(
             f"{target} holds {what} of pack '{ident.name}'"
             + (" with other content" if old is not None and old.version == ident.version else ""),
-            f"pass {option('force')} to replace it",
+            L_("pass {option} to replace it", option=option("force")),
         )
     if dry_run:  # checked and allowed: what would happen
         return target, "installed" if old is None else f"replaced version {old.version or '(none)'}"
@@ -170,8 +174,8 @@ def install_pack(
                 str(folder),
                 0,
                 0,
-                f"cannot create the packs folder: {exc.strerror}",
-                hint="set DAIMYO_PACKS to a folder you can write",
+                L_("cannot create the packs folder: {strerror}", strerror=exc.strerror),
+                hint=L_("set DAIMYO_PACKS to a folder you can write"),
             )
         ) from None
 

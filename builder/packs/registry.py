@@ -44,7 +44,7 @@ from builder.catalog.packart import art_folder, art_refs, norm, path_problem
 from builder.catalog.packfiles import PACK_SUFFIXES, config_dir, name_key, split_ref, version_key
 from builder.catalog.packid import PackId
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, one_line, option
-from builder.i18n import _
+from builder.i18n import L_, _
 from builder.names import did_you_mean, loose
 from builder.packs.manage import check_pack
 from builder.paths import cache_dir, display_path, within
@@ -129,9 +129,9 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 where,
                 1,
                 1,
-                "not a registry index (a JSON object was expected)",
+                L_("not a registry index (a JSON object was expected)"),
                 code="registry.index",
-                hint="'daimyo pack index FOLDER' writes one",
+                hint=L_("'daimyo pack index FOLDER' writes one"),
             )
         )
 
@@ -141,10 +141,13 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 where,
                 1,
                 1,
-                f"more than {limits.MAX_INDEX_ENTRIES:,} pack versions or {limits.MAX_PACK_VALUES:,} values "
-                "(MAX_INDEX_ENTRIES); not read",
+                L_(
+                    "more than {MAX_INDEX_ENTRIES:,} pack versions or {MAX_PACK_VALUES:,} values (MAX_INDEX_ENTRIES); not read",
+                    MAX_INDEX_ENTRIES=limits.MAX_INDEX_ENTRIES,
+                    MAX_PACK_VALUES=limits.MAX_PACK_VALUES,
+                ),
                 code="registry.index",
-                hint="a registry's index lists at most that many; tell its maintainers",
+                hint=L_("a registry's index lists at most that many; tell its maintainers"),
             )
         )
     data, pos = yamlio.parse_yaml(text, where, "registry.index")
@@ -154,25 +157,30 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 where,
                 1,
                 1,
-                f"not a registry index (no '{INDEX_KEY}' key)",
+                L_("not a registry index (no '{INDEX_KEY}' key)", INDEX_KEY=INDEX_KEY),
                 code="registry.index",
-                hint="'daimyo pack index FOLDER' writes one",
+                hint=L_("'daimyo pack index FOLDER' writes one"),
             )
         )
     if data[INDEX_KEY] != INDEX_FORMAT:
         raise DaimyoError(
             pos.diag(
                 (INDEX_KEY,),
-                f"registry index format {data[INDEX_KEY]!r} is not known here "
-                f"(this daimyo reads format {INDEX_FORMAT})",
+                L_(
+                    "registry index format {value!r} is not known here (this daimyo reads format {INDEX_FORMAT})",
+                    value=data[INDEX_KEY],
+                    INDEX_FORMAT=INDEX_FORMAT,
+                ),
                 code="registry.index",
-                hint="update daimyo",
+                hint=L_("update daimyo"),
             )
         )
     packs = data.get("packs")
     if not isinstance(packs, list):
         raise DaimyoError(
-            pos.diag(("packs",) if "packs" in data else (), "'packs' must be a list of packs", code="registry.index")
+            pos.diag(
+                ("packs",) if "packs" in data else (), L_("'packs' must be a list of packs"), code="registry.index"
+            )
         )
     out = []
     for i, p in enumerate(packs):
@@ -182,27 +190,29 @@ def parse_index(text: str, where: str) -> list[Entry]:
             return DaimyoError(pos.diag(at, message, code="registry.index", hint=hint))
 
         if not isinstance(p, dict):
-            raise bad(None, "each pack of the index must be an object")
+            raise bad(None, L_("each pack of the index must be an object"))
         for key in ("name", "game", "version", "sha256", "url"):
             if not isinstance(p.get(key), str) or not p[key].strip():
                 raise bad(
                     key,
-                    f"'{key}' must be text" if key in p else f"pack has no '{key}'",
-                    "'daimyo pack index FOLDER' writes a valid index",
+                    L_("'{key}' must be text", key=key) if key in p else L_("pack has no '{key}'", key=key),
+                    L_("'daimyo pack index FOLDER' writes a valid index"),
                 )
         if p["game"] not in SYSTEMS:
-            raise bad("game", f"unknown game '{p['game']}'", "one of " + ", ".join(SYSTEMS))
+            raise bad(
+                "game", L_("unknown game '{game}'", game=p["game"]), L_("one of {values}", values=", ".join(SYSTEMS))
+            )
         if not _HEX64.match(p["sha256"].lower()):
-            raise bad("sha256", "'sha256' must be 64 hexadecimal digits")
+            raise bad("sha256", L_("'sha256' must be 64 hexadecimal digits"))
         for key in ("needs", "authors"):
             if key in p and (not isinstance(p[key], list) or not all(isinstance(x, str) for x in p[key])):
-                raise bad(key, f"'{key}' must be a list of text")
+                raise bad(key, L_("'{key}' must be a list of text", key=key))
         for key in ("description", "licence", "daimyo", "content"):
             if key in p and p[key] is not None and not isinstance(p[key], str):
-                raise bad(key, f"'{key}' must be text")
+                raise bad(key, L_("'{key}' must be text", key=key))
         size = p.get("size")
         if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
-            raise bad("size", "'size' must be a whole number of bytes")
+            raise bad("size", L_("'size' must be a whole number of bytes"))
         try:
             url = absolute_url(p["url"], where)
         except DaimyoError as exc:
@@ -256,19 +266,24 @@ def absolute_url(url: str, base: str) -> str:
     try:
         full = urljoin(base, url)
     except ValueError as exc:
-        raise UsageError(f"address '{url}' is not a valid address: {exc}", "check the address") from None
+        raise UsageError(
+            L_("address '{url}' is not a valid address: {exc}", url=url, exc=exc), L_("check the address")
+        ) from None
     try:
         scheme = split_address(full).scheme.lower()
     except DaimyoError as exc:
-        raise UsageError(f"address '{url}' is {exc.diagnostics[0].message}", "check the address") from None
+        raise UsageError(
+            L_("address '{url}' is {message}", url=url, message=exc.diagnostics[0].message), L_("check the address")
+        ) from None
     if scheme not in SCHEMES:
         raise UsageError(
-            f"address '{url}' is not http, https or file", "registries are read over http(s) or from a folder"
+            L_("address '{url}' is not http, https or file", url=url),
+            L_("registries are read over http(s) or from a folder"),
         )
     if scheme == "file" and urlsplit(base).scheme.lower() != "file":
         raise UsageError(
-            f"address '{url}' is a file on this machine, named by a registry on the network",
-            "a registry served over http(s) names its packs by http(s) addresses",
+            L_("address '{url}' is a file on this machine, named by a registry on the network", url=url),
+            L_("a registry served over http(s) names its packs by http(s) addresses"),
         )
     return full
 
@@ -296,9 +311,9 @@ def registry_urls() -> list[str]:
                 str(cfg),
                 line,
                 col,
-                f"config file unreadable: {exc}",
+                L_("config file unreadable: {exc}", exc=exc),
                 code="registry.config",
-                hint='registries = ["https://.../index.json"]',
+                hint=L_('registries = ["https://.../index.json"]'),
             )
         ) from exc
     regs = data.get("registries", [])
@@ -312,9 +327,9 @@ def registry_urls() -> list[str]:
                 str(cfg),
                 0,
                 0,
-                "'registries' must be a list of index addresses",
+                L_("'registries' must be a list of index addresses"),
                 code="registry.config",
-                hint='registries = ["https://.../index.json"]',
+                hint=L_('registries = ["https://.../index.json"]'),
             )
         )
     return [to_index_url(x, cfg.parent) for x in regs]
@@ -333,13 +348,14 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
             urlsplit(ref).port  # noqa: B018 - read to check it
     except ValueError as exc:
         raise UsageError(
-            f"registry '{ref}' is not a valid address: {exc}", "give the address of its index.json, or a folder"
+            L_("registry '{ref}' is not a valid address: {exc}", ref=ref, exc=exc),
+            L_("give the address of its index.json, or a folder"),
         ) from None
     if len(scheme) > 1:  # not a Windows drive letter
         if scheme not in SCHEMES:
             raise UsageError(
-                f"registry '{ref}' is not an http, https or file address",
-                "give the address of its index.json, or a folder",
+                L_("registry '{ref}' is not an http, https or file address", ref=ref),
+                L_("give the address of its index.json, or a folder"),
             )
         return ref + INDEX_NAME if ref.endswith("/") else ref
     try:
@@ -349,7 +365,8 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
         p = p.resolve()
     except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop, a NUL character
         raise UsageError(
-            f"registry '{ref}' cannot be read: {exc}", "give the address of its index.json, or a folder"
+            L_("registry '{ref}' cannot be read: {exc}", ref=ref, exc=exc),
+            L_("give the address of its index.json, or a folder"),
         ) from None
     if p.is_dir():
         p = p / INDEX_NAME
@@ -630,7 +647,7 @@ def load_index(url: str) -> list[Entry]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DaimyoError(Diagnostic(url, 0, 0, "registry index is not UTF-8 text", code="registry.index")) from exc
+        raise DaimyoError(Diagnostic(url, 0, 0, L_("registry index is not UTF-8 text"), code="registry.index")) from exc
     entries = parse_index(text, url)
     if not url.lower().startswith("file:"):
         try:
@@ -654,7 +671,7 @@ def all_entries(urls: list[str] | None = None) -> list[Entry]:
     configured."""
     urls = registry_urls() if urls is None else urls
     if not urls:
-        raise UsageError("no pack registry is configured", no_registry_hint())
+        raise UsageError(L_("no pack registry is configured"), no_registry_hint())
     out: list[Entry] = []
     for u in urls:
         out.extend(load_index(u))
@@ -689,34 +706,52 @@ def choose(entries: list[Entry], name: str, version: str | None = None, game: st
     found = [e for e in entries if name_key_of(e.name) == key and (game is None or e.game == game)]
     if not found:
         raise UsageError(
-            f"no pack '{name}' in the registries",
-            did_you_mean(name, sorted({e.name for e in entries})) or "'daimyo pack search' lists what they hold",
+            L_("no pack '{name}' in the registries", name=name),
+            did_you_mean(name, sorted({e.name for e in entries})) or L_("'daimyo pack search' lists what they hold"),
         )
     games = sorted({e.game for e in found})
     if len(games) > 1:
         raise UsageError(
-            f"pack '{found[0].name}' is in the registries for several games ({', '.join(games)})",
-            f"name the game with {option('system')}",
+            L_(
+                "pack '{name}' is in the registries for several games ({value})",
+                name=found[0].name,
+                value=", ".join(games),
+            ),
+            L_("name the game with {option}", option=option("system")),
         )
     if version is not None:
         exact = [e for e in found if e.version == version]
         if not exact:
             have = ", ".join(sorted({e.version for e in found}, key=version_key))
-            raise UsageError(f"pack '{found[0].name}' has no version {version} in the registries", f"versions: {have}")
+            raise UsageError(
+                L_("pack '{name}' has no version {version} in the registries", name=found[0].name, version=version),
+                L_("versions: {have}", have=have),
+            )
         e = exact[0]
         if not e.compatible:
             raise UsageError(
-                f"pack '{e.name}' {e.version} needs daimyo {e.daimyo} or newer; this is daimyo {daimyo_version()}",
-                "update daimyo, or install an older version of the pack",
+                L_(
+                    "pack '{name}' {version} needs daimyo {daimyo} or newer; this is daimyo {daimyo_version}",
+                    name=e.name,
+                    version=e.version,
+                    daimyo=e.daimyo,
+                    daimyo_version=daimyo_version(),
+                ),
+                L_("update daimyo, or install an older version of the pack"),
             )
         return e
     usable = [e for e in found if e.compatible]
     if not usable:
         e = max(found, key=lambda x: version_key(x.version))
         raise UsageError(
-            f"pack '{e.name}': every version needs a newer daimyo (version {e.version} needs "
-            f"{e.daimyo}); this is daimyo {daimyo_version()}",
-            "update daimyo",
+            L_(
+                "pack '{name}': every version needs a newer daimyo (version {version} needs {daimyo}); this is daimyo {daimyo_version}",
+                name=e.name,
+                version=e.version,
+                daimyo=e.daimyo,
+                daimyo_version=daimyo_version(),
+            ),
+            L_("update daimyo"),
         )
     return max(usable, key=lambda x: version_key(x.version))
 
@@ -739,7 +774,9 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
     then. Packs need ``version:``; one name and version appear once."""
     root = Path(folder)
     if not root.is_dir():
-        raise UsageError(f"{folder} is not a folder", "give the folder holding the registry's packs")
+        raise UsageError(
+            L_("{folder} is not a folder", folder=folder), L_("give the folder holding the registry's packs")
+        )
     files = []
     for dirpath, dirnames, filenames in os.walk(root):
         depth = len(Path(dirpath).relative_to(root).parts)
@@ -760,11 +797,13 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             data, pos = yamlio.parse_yaml(text, shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
             if not isinstance(data, dict):
                 raise CatalogError(
-                    pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type")
+                    pos.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type")
                 )
             report = check_pack(shown, parsed=(data, pos))
         except UnicodeDecodeError:
-            diags.append(Diagnostic(shown, 0, 0, "not UTF-8 text", code="pack.yaml", hint="save the file as UTF-8"))
+            diags.append(
+                Diagnostic(shown, 0, 0, L_("not UTF-8 text"), code="pack.yaml", hint=L_("save the file as UTF-8"))
+            )
             continue
         except DaimyoError as exc:
             diags.extend(exc.diagnostics)
@@ -782,9 +821,9 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
                     shown,
                     1,
                     1,
-                    f"pack '{ident.name}' has no 'version:'",
+                    L_("pack '{name}' has no 'version:'", name=ident.name),
                     code="registry.version",
-                    hint='add version: "1"; a registry offers versions',
+                    hint=L_('add version: "1"; a registry offers versions'),
                 )
             )
             continue
@@ -793,9 +832,14 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             diags.append(
                 pos.diag(
                     ("version",),
-                    f"pack '{ident.name}' version {ident.version} is also in {seen[key]}",
+                    L_(
+                        "pack '{name}' version {version} is also in {value}",
+                        name=ident.name,
+                        version=ident.version,
+                        value=seen[key],
+                    ),
                     code="registry.duplicate",
-                    hint="give each file its own version",
+                    hint=L_("give each file its own version"),
                 )
             )
             continue

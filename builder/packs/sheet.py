@@ -37,6 +37,7 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 from builder import SYSTEMS, limits, yamlio
 from builder.catalog.loader import load_catalog
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
+from builder.i18n import L_
 from builder.limits import MAX_SHEET_UNPACKED
 from builder.names import did_you_mean
 from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
@@ -78,8 +79,10 @@ def sheet_format(path: str) -> str:
     if suffix in ("xlsx", "xlsm"):
         return "xlsx"
     if suffix == "ods":
-        raise UsageError(f"'{path}': .ods spreadsheets are not read", "save the sheet as .csv or .xlsx")
-    raise UsageError(f"'{path}' is not a .csv or .xlsx file", "give a .csv or .xlsx spreadsheet")
+        raise UsageError(
+            L_("'{path}': .ods spreadsheets are not read", path=path), L_("save the sheet as .csv or .xlsx")
+        )
+    raise UsageError(L_("'{path}' is not a .csv or .xlsx file", path=path), L_("give a .csv or .xlsx spreadsheet"))
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -108,7 +111,11 @@ def _header_map(
                     label,
                     row_no,
                     i + 1,
-                    f"column '{name}' is not used: {system} prints no card with art; remove the column",
+                    L_(
+                        "column '{name}' is not used: {system} prints no card with art; remove the column",
+                        name=name,
+                        system=system,
+                    ),
                 )
             )
             continue
@@ -116,18 +123,28 @@ def _header_map(
             hint = did_you_mean(name, sorted(known)) or "the header names fields such as " + ", ".join(
                 f.name for f in entry_fields(system, default_section or main_sections(system)[0])[:6]
             )
-            diags.append(Diagnostic(label, row_no, i + 1, f"unknown column '{name}'", hint=hint))
+            diags.append(Diagnostic(label, row_no, i + 1, L_("unknown column '{name}'", name=name), hint=hint))
             continue
         if key in cols.values():
             diags.append(
-                Diagnostic(label, row_no, i + 1, f"column '{name}' appears twice", hint="each field has one column")
+                Diagnostic(
+                    label,
+                    row_no,
+                    i + 1,
+                    L_("column '{name}' appears twice", name=name),
+                    hint=L_("each field has one column"),
+                )
             )
             continue
         cols[i] = key
     if "name" not in cols.values():
         diags.append(
             Diagnostic(
-                label, row_no, 1, "no 'name' column", hint="the first row names the fields; every entry needs a name"
+                label,
+                row_no,
+                1,
+                L_("no 'name' column"),
+                hint=L_("the first row names the fields; every entry needs a name"),
             )
         )
     return cols, sec_col
@@ -151,7 +168,7 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
             records.append((before + 1, cells))
             before = reader.line_num
     except csv.Error as exc:
-        raise DaimyoError(Diagnostic(shown, reader.line_num, 1, f"CSV syntax: {exc}")) from None
+        raise DaimyoError(Diagnostic(shown, reader.line_num, 1, L_("CSV syntax: {exc}", exc=exc))) from None
     for row_no, cells in records:
         filled = [c for c in cells if c.strip()]
         if not filled:
@@ -167,9 +184,11 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
             system = system or _meta_system(sheet)
             if system is None:
                 raise UsageError(
-                    "the sheet does not say its system",
-                    f"pass {option('system')} (senshiai, kensei, herocard, senji or satsuma) "
-                    "or start the file with a line '# system: senshiai'",
+                    L_("the sheet does not say its system"),
+                    L_(
+                        "pass {option} (senshiai, kensei, herocard, senji or satsuma) or start the file with a line '# system: senshiai'",
+                        option=option("system"),
+                    ),
                 )
             cols, sec_col = _header_map(sheet, system, header, row_no, shown, default_section, diags)
             if "name" not in cols.values():
@@ -181,8 +200,8 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
                     shown,
                     row_no,
                     len(header) + 1,
-                    "a value right of the last column",
-                    hint="give the column a header or remove the value",
+                    L_("a value right of the last column"),
+                    hint=L_("give the column a header or remove the value"),
                 )
             )
         section = default_section
@@ -194,7 +213,9 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
             sheet.rows[-1].cells["__section_col__"] = ("", sec_col + 1)
     if header is None:
         raise DaimyoError(
-            Diagnostic(shown, 1, 1, "no header row", hint="the first row names the fields: name, type, cost, ...")
+            Diagnostic(
+                shown, 1, 1, L_("no header row"), hint=L_("the first row names the fields: name, type, cost, ...")
+            )
         )
     return sheet, diags
 
@@ -232,9 +253,12 @@ def _check_unpacked(path: str | Path, shown: str) -> None:
                 shown,
                 0,
                 0,
-                f"the workbook unpacks to {size / 1048576:.0f} MiB, over the limit of "
-                f"{MAX_SHEET_UNPACKED // 1048576} MiB; not read",
-                hint="save the sheet alone as .csv, or split it",
+                L_(
+                    "the workbook unpacks to {value:.0f} MiB, over the limit of {value2} MiB; not read",
+                    value=size / 1048576,
+                    value2=MAX_SHEET_UNPACKED // 1048576,
+                ),
+                hint=L_("save the sheet alone as .csv, or split it"),
             )
         )
 
@@ -244,7 +268,9 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
     try:
         import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv") from None
+        raise UsageError(
+            L_("reading .xlsx needs the openpyxl package"), L_("pip install openpyxl, or save as .csv")
+        ) from None
     _check_unpacked(path, shown)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -254,8 +280,8 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
                 shown,
                 0,
                 0,
-                f"not a readable .xlsx workbook ({type(exc).__name__})",
-                hint="save it again from the spreadsheet program, or as .csv",
+                L_("not a readable .xlsx workbook ({name})", name=type(exc).__name__),
+                hint=L_("save it again from the spreadsheet program, or as .csv"),
             )
         ) from None
     sheet = Sheet(shown)
@@ -274,8 +300,11 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
         system = system or _meta_system(sheet)
         if system is None:
             raise UsageError(
-                "the workbook does not say its system",
-                f"pass {option('system')} or add a sheet 'pack' with 'system' in A1 and the system in B1",
+                L_("the workbook does not say its system"),
+                L_(
+                    "pass {option} or add a sheet 'pack' with 'system' in A1 and the system in B1",
+                    option=option("system"),
+                ),
             )
         allowed = sections(system)
         for ws in book.worksheets:
@@ -293,8 +322,8 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
                         label,
                         1,
                         1,
-                        f"sheet '{ws.title}' is not a section of a {system} pack",
-                        hint=did_you_mean(ws.title, allowed) or "sections: " + ", ".join(allowed),
+                        L_("sheet '{title}' is not a section of a {system} pack", title=ws.title, system=system),
+                        hint=did_you_mean(ws.title, allowed) or L_("sections: {values}", values=", ".join(allowed)),
                     )
                 )
                 continue
@@ -403,8 +432,13 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
                         sheet.file,
                         row,
                         col,
-                        f"the sheet says system '{text}' but {option('system')} is {system}",
-                        hint="drop one of them or make them agree",
+                        L_(
+                            "the sheet says system '{text}' but {option} is {system}",
+                            text=text,
+                            option=option("system"),
+                            system=system,
+                        ),
+                        hint=L_("drop one of them or make them agree"),
                     )
                 )
             continue
@@ -412,7 +446,7 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
             if text.strip().lower() in _TRUE | _FALSE:
                 data["example"] = text.strip().lower() in _TRUE
             else:
-                diags.append(Diagnostic(sheet.file, row, col, f"example: '{text}' is not true or false"))
+                diags.append(Diagnostic(sheet.file, row, col, L_("example: '{text}' is not true or false", text=text)))
             continue
         if key in META_ORDER:
             data[key] = text
@@ -440,8 +474,8 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
                     label,
                     r.row,
                     sec_col,
-                    f"section '{r.section}' is not a section of a {system} pack",
-                    hint=did_you_mean(r.section, allowed) or "sections: " + ", ".join(allowed),
+                    L_("section '{section}' is not a section of a {system} pack", section=r.section, system=system),
+                    hint=did_you_mean(r.section, allowed) or L_("sections: {values}", values=", ".join(allowed)),
                 )
             )
             continue
@@ -454,8 +488,8 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
                         label,
                         r.row,
                         col,
-                        f"{r.section}.{name}: not a field of {r.section}",
-                        hint="fields: " + ", ".join(fields[r.section]),
+                        L_("{section}.{name}: not a field of {section}", section=r.section, name=name),
+                        hint=L_("fields: {values}", values=", ".join(fields[r.section])),
                     )
                 )
                 continue
@@ -463,7 +497,13 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
                 entry[name] = _convert(f, text)
             except ValueError as exc:
                 diags.append(
-                    Diagnostic(label, r.row, col, f"{r.section}.{name}: {exc}", hint=f"{name} is {f.describe()}")
+                    Diagnostic(
+                        label,
+                        r.row,
+                        col,
+                        f"{r.section}.{name}: {exc}",
+                        hint=L_("{name} is {describe}", name=name, describe=f.describe()),
+                    )
                 )
         if (
             "name" in entry
@@ -480,8 +520,8 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
                     label,
                     r.row,
                     1,
-                    f"{r.section}: a row without a name",
-                    hint="every entry needs a name; remove the row or fill in the name",
+                    L_("{section}: a row without a name", section=r.section),
+                    hint=L_("every entry needs a name; remove the row or fill in the name"),
                 )
             )
             del col
@@ -556,8 +596,8 @@ def import_sheet(
     fmt = sheet_format(str(path))
     if section is not None and system is not None and section not in sections(system):
         raise UsageError(
-            f"'{section}' is not a section of a {system} pack",
-            did_you_mean(section, sections(system)) or "sections: " + ", ".join(sections(system)),
+            L_("'{section}' is not a section of a {system} pack", section=section, system=system),
+            did_you_mean(section, sections(system)) or L_("sections: {values}", values=", ".join(sections(system))),
         )
     reader = read_csv if fmt == "csv" else read_xlsx
     default = section or (main_sections(system)[0] if system else None)
@@ -569,15 +609,28 @@ def import_sheet(
                 sheet.file,
                 0,
                 0,
-                f"{len(sheet.rows):,} rows, more than the {limits.MAX_PACK_ENTRIES:,} entries of a pack (MAX_PACK_ENTRIES)",
-                hint=f"split it into sheets of at most {limits.MAX_PACK_ENTRIES:,} rows",
+                L_(
+                    "{n:,} rows, more than the {MAX_PACK_ENTRIES:,} entries of a pack (MAX_PACK_ENTRIES)",
+                    n=len(sheet.rows),
+                    MAX_PACK_ENTRIES=limits.MAX_PACK_ENTRIES,
+                ),
+                hint=L_(
+                    "split it into sheets of at most {MAX_PACK_ENTRIES:,} rows",
+                    MAX_PACK_ENTRIES=limits.MAX_PACK_ENTRIES,
+                ),
             )
         )
     system = system or _meta_system(sheet)
     if system not in SYSTEMS:
         row = sheet.meta.get("system", ("", 1, 1))
         raise DaimyoError(
-            Diagnostic(sheet.file, row[1], row[2], f"unknown system '{system}'", hint="one of " + ", ".join(SYSTEMS))
+            Diagnostic(
+                sheet.file,
+                row[1],
+                row[2],
+                L_("unknown system '{system}'", system=system),
+                hint=L_("one of {values}", values=", ".join(SYSTEMS)),
+            )
         )
     for r in sheet.rows:
         if not r.section:
@@ -753,7 +806,8 @@ def export_xlsx(data: dict) -> bytes:
         import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError(
-            "writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv"
+            L_("writing .xlsx needs the openpyxl package"),
+            L_("pip install openpyxl, or use {option} csv", option=option("to")),
         ) from None
     meta, tables = pack_tables(data)
     book = openpyxl.Workbook()

@@ -44,6 +44,7 @@ from builder.catalog.packfiles import (
 )
 from builder.catalog.packid import PackId, pack_id, read_pack, short_hash
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.i18n import L_
 from builder.yamlio import may_replace
 
 
@@ -114,8 +115,8 @@ class locked:
                     str(f),
                     0,
                     0,
-                    f"cannot create the packs folder: {exc.strerror}",
-                    hint="set DAIMYO_PACKS to a folder you can write",
+                    L_("cannot create the packs folder: {strerror}", strerror=exc.strerror),
+                    hint=L_("set DAIMYO_PACKS to a folder you can write"),
                 )
             ) from None
         try:
@@ -283,7 +284,10 @@ def remove(name: str, version: str | None = None) -> list[str]:
             else:
                 keep.append(r)
         if version is not None and not gone:
-            raise UsageError(f"pack '{name}' version {version} is not installed", "'daimyo pack list' shows what is")
+            raise UsageError(
+                L_("pack '{name}' version {version} is not installed", name=name, version=version),
+                L_("'daimyo pack list' shows what is"),
+            )
         if version is None or (current is not None and current.version == version):
             every = active_paths(name) if version is None else []  # every spelling, by hand too: asked by name
             for p in every or [path]:
@@ -293,7 +297,8 @@ def remove(name: str, version: str | None = None) -> list[str]:
                     out.append(f"removed {p}")
         if not gone and not out:
             raise UsageError(
-                f"pack '{name}' is not installed in {folder()}", "'daimyo pack list' shows the packs found"
+                L_("pack '{name}' is not installed in {folder}", name=name, folder=folder()),
+                L_("'daimyo pack list' shows the packs found"),
             )
         for r in gone:
             try:

@@ -31,6 +31,7 @@ from typing import Any
 from builder import state
 from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
+from builder.i18n import L_, N_, Ln_, Text
 from builder.names import normalize
 from builder.rules.compiled import Ruleset
 
@@ -61,8 +62,15 @@ class Item:
     fkey: Any = None
 
     def describe(self, unit: str) -> str:
-        m = f"{self.models} model{'s' * (self.models != 1)}"
-        return f"{self.name} ({m}, {fmt_num(self.points)} {unit}) at {path_text(self.loc)}"
+        return Ln_(
+            "{name} ({n} model, {points} {unit}) at {path}",
+            "{name} ({n} models, {points} {unit}) at {path}",
+            self.models,
+            name=self.name,
+            points=fmt_num(self.points),
+            unit=catalog_text(unit),
+            path=path_text(self.loc),
+        )
 
 
 @dataclass
@@ -272,7 +280,14 @@ _MISSING = object()
 
 # -- bounds ---------------------------------------------------------------------------------
 
-BASE_NAMES = {"limit": "the battle size", "spent": "points spent"}
+BASE_NAMES = {"limit": N_("the battle size"), "spent": N_("points spent")}
+
+
+def catalog_text(text: str | None) -> str:
+    """A word or phrase from a catalog (a restriction's label, noun or message, the points
+    unit) as a message: ``scripts/i18n.py extract`` takes these from the catalogs into the
+    ``findings`` templates, so it is translated where it is shown like any marked string."""
+    return Text(text) if text else (text or "")
 
 
 @dataclass
@@ -293,7 +308,7 @@ def _num(x, ctx: Context, used: list[str]) -> Fraction:
         else:
             raise KeyError(x.param)
         if isinstance(v, bool) or not isinstance(v, (int, float, Fraction)):
-            raise ValueError(f"house rule '{x.param}' is not a number ({v!r})")
+            raise ValueError(L_("house rule '{param}' is not a number ({value})", param=x.param, value=repr(v)))
         return _frac(v)
     return _frac(x)
 
@@ -303,21 +318,22 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
     v: Fraction | None
     if model_kind(b) != "BoundExpr":
         v = _num(b, ctx, used)
-        txt = f"{fmt_num(v)}{measure_unit}"
+        txt: str = _amount(v, measure_unit)
         if model_kind(b) == "Param":
-            txt += f" (house rule {b.param})"
+            txt = L_("{bound} (house rule {param})", bound=txt, param=b.param)
         return BoundValue(v, txt, None, used)
-    unit = f" {ctx.unit}"
+    unit = ctx.unit
     base_v = ctx.value(b.of)
-    base_txt = f"{fmt_num(base_v)}{unit}"
+    base_txt = _amount(base_v, unit)
+    base: str | None
     if b.value is not None:
         v = _num(b.value, ctx, used)
-        text, base = f"{fmt_num(v)}{measure_unit}", None
+        text, base = _amount(v, measure_unit), None
     elif b.percent is not None:
         p = _num(b.percent, ctx, used)
         v = p * base_v / 100
-        base = f"{fmt_num(p)}% of {base_txt}"
-        text = f"{base} = {fmt_num(v)}{measure_unit}"
+        base = L_("{percent}% of {base}", percent=fmt_num(p), base=base_txt)
+        text = _equals(base, v, measure_unit)
     elif b.per is not None:
         per = _num(b.per, ctx, used)
         times = _num(b.times, ctx, used)
@@ -328,19 +344,24 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
         elif b.round == "down":
             q = Fraction(math.floor(q))
         v = q * times + offset
-        base = f"{fmt_num(times)} per {fmt_num(per)}{unit} of {base_txt}"
-        if b.round != "none":
-            base += f" rounded {b.round}"
+        base = L_("{times} per {per} of {base}", times=fmt_num(times), per=_amount(per, unit), base=base_txt)
+        if b.round == "up":
+            base = L_("{base} rounded up", base=base)
+        elif b.round == "down":
+            base = L_("{base} rounded down", base=base)
         if offset:
-            base += f" {'+' if offset > 0 else '-'} {fmt_num(abs(offset))}"
-        text = f"{base} = {fmt_num(v)}{measure_unit}"
+            base = Text(
+                "{base} {sign} {offset}",
+                {"base": base, "sign": "+" if offset > 0 else "-", "offset": fmt_num(abs(offset))},
+            )
+        text = _equals(base, v, measure_unit)
         note = ctx.values.get(b.of, (None, ""))[1] if isinstance(b.of, str) else ""
         if note and note[:1].isdigit():  # a size read otherwise than written: say why
-            text += f" ({note})"
+            text = Text("{text} ({note})", {"text": text, "note": note})
     elif b.table is None:
         v = base_v
         name = BASE_NAMES.get(b.of) or (ctx.values[b.of][1] if b.of in ctx.values else b.of)
-        text = f"{base_txt} ({name})"
+        text = Text("{base} ({name})", {"base": base_txt, "name": Text(name)})
         base = None
     else:
         v = None
@@ -351,27 +372,39 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
                 v = _num(row.value, ctx, used)
                 break
         if v is None:
-            raise LookupError(f"no table row for {base_txt}")
-        base = f"table at {base_txt}"
-        text = f"{fmt_num(v)}{measure_unit} at {base_txt}"
-    clamp = []
+            raise LookupError(L_("no table row for {base}", base=base_txt))
+        base = L_("table at {base}", base=base_txt)
+        text = L_("{bound} at {base}", bound=_amount(v, measure_unit), base=base_txt)
+    clamp: list[str] = []
     if b.at_least is not None:
         lo = _num(b.at_least, ctx, used)
         if v < lo:
             v = lo
-        clamp.append(f"at least {fmt_num(lo)}")
+        clamp.append(L_("at least {n}", n=fmt_num(lo)))
     if b.at_most is not None:
         hi = _num(b.at_most, ctx, used)
         if v > hi:
             v = hi
-        clamp.append(f"at most {fmt_num(hi)}")
+        clamp.append(L_("at most {n}", n=fmt_num(hi)))
     if clamp:
-        base = f"{base}, {', '.join(clamp)}" if base else ", ".join(clamp)
-        text = f"{base} = {fmt_num(v)}{measure_unit}"
+        both = clamp[0] if len(clamp) == 1 else Text("{a}, {b}", {"a": clamp[0], "b": clamp[1]})
+        base = Text("{base}, {clamp}", {"base": base, "clamp": both}) if base else both
+        text = _equals(base, v, measure_unit)
     shown = [p for p in used if p in ctx.rules]
     if shown:
-        base = f"{base or text} (house rule {', '.join(f'{p}={fmt_num(ctx.rules[p])}' for p in shown)})"
+        rules = ", ".join(f"{p}={fmt_num(ctx.rules[p])}" for p in shown)
+        base = L_("{bound} (house rule {rules})", bound=base or text, rules=rules)
     return BoundValue(v, text, base, used)
+
+
+def _amount(v: Any, unit: str) -> str:
+    """A number with its unit ("100 AP"; a unit of "" is a bare number)."""
+    unit = unit.strip()
+    return Text("{n} {unit}", {"n": fmt_num(v), "unit": catalog_text(unit)}) if unit else fmt_num(v)
+
+
+def _equals(base: str, v: Any, unit: str) -> str:
+    return Text("{base} = {bound}", {"base": base, "bound": _amount(v, unit)})
 
 
 # -- evaluation ----------------------------------------------------------------------------
@@ -593,16 +626,17 @@ def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tupl
     return out, key is not None
 
 
-_NOUN = {"models": "models", "units": "units", "profiles": "profiles"}
+_NOUN = {"models": N_("models"), "units": N_("units"), "profiles": N_("profiles")}
+N_("model"), N_("unit"), N_("profile")  # the nouns for one (``_value_text``)
 
 
 def _value_text(n, measure: str, noun: str | None, ctx: Context) -> str:
     if measure == "points":
-        return f"{fmt_num(n)} {ctx.unit}"
+        return _amount(n, ctx.unit)
     word = noun or _NOUN[measure]
     if n == 1 and word.endswith("s"):
         word = word[:-1]
-    return f"{fmt_num(n)} {word}"
+    return Text("{n} {noun}", {"n": fmt_num(n), "noun": catalog_text(word)})
 
 
 def _measure(measure: str, items: list[Item]) -> Fraction:
@@ -701,16 +735,23 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     for (_key, fld), g in gaps.items():
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
-        where = f" (profile in {item.origin})" if item.origin else ""
+        where = L_(" (profile in {origin})", origin=item.origin) if item.origin else ""
         blocking = sorted(g.get("blocking", ()))
+        hint = catalog_text(ctx.pack_hint)
         if blocking:  # a bound that decides legality cannot be evaluated: the list cannot be confirmed legal
             findings.append(
                 Finding(
                     "error",
                     f"{ctx.prefix}.profile-incomplete",
-                    f"'{item.name}' has no '{fld}' in its profile{where}, so {', '.join(blocking)} cannot be "
-                    f"checked and the list cannot be confirmed legal; give '{fld}' for '{item.name}' in "
-                    f"{ctx.pack_hint}",
+                    L_(
+                        "'{name}' has no '{field}' in its profile{where}, so {rules} cannot be checked and the "
+                        "list cannot be confirmed legal; give '{field}' for '{name}' in {pack}",
+                        name=item.name,
+                        field=fld,
+                        where=where,
+                        rules=", ".join(blocking),
+                        pack=hint,
+                    ),
                     loc=item.loc,
                     counted=[item.describe(ctx.unit)],
                 )
@@ -720,8 +761,15 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
             Finding(
                 "warning",
                 f"{ctx.prefix}.profile-incomplete",
-                f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "
-                f"counts; give '{fld}' for '{item.name}' in {ctx.pack_hint}",
+                L_(
+                    "'{name}' has no '{field}' in its profile{where}, so {rules} cannot tell whether it counts; "
+                    "give '{field}' for '{name}' in {pack}",
+                    name=item.name,
+                    field=fld,
+                    where=where,
+                    rules=rules,
+                    pack=hint,
+                ),
                 loc=item.loc,
                 counted=[item.describe(ctx.unit)],
             )
@@ -795,14 +843,22 @@ def _skipped(r, state: str, reason, ctx: Context) -> Finding:
         return Finding(
             "warning",
             f"{ctx.prefix}.{r.code}",
-            f"{r.label}: cannot apply this rule ({reason}); check it by hand",
+            L_(
+                "{label}: cannot apply this rule ({reason}); check it by hand",
+                label=catalog_text(r.label),
+                reason=reason,
+            ),
             loc=ctx.default_loc,
             source=r.source,
         )
     return Finding(
         "warning",
         f"{ctx.prefix}.{r.code}",
-        f"{r.label}: house rule {reason} is missing or not a number; rule skipped",
+        L_(
+            "{label}: house rule {param} is missing or not a number; rule skipped",
+            label=catalog_text(r.label),
+            param=reason,
+        ),
         loc=ctx.default_loc,
         source=r.source,
     )
@@ -878,11 +934,13 @@ def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], pl
     if kind == "exactly":
         op = "!="
     loc = _blame(r, kind, group, plus, bound, ctx, key)
-    counted = [f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in plus]
+    counted: list[str] = [
+        Text("{label}: {amount}", {"label": catalog_text(lbl), "amount": _amount(v, ctx.unit)}) for v, lbl, _ in plus
+    ]
     counted += [it.describe(ctx.unit) for it in group]
     first = group[0] if group else None
-    fields = {
-        "label": r.label,
+    fields: dict[str, Any] = {
+        "label": catalog_text(r.label),
         "value": fmt_num(value),
         "bound": fmt_num(bound),
         "value_text": _value_text(value, r.count, r.noun, ctx),
@@ -894,17 +952,18 @@ def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], pl
         "excess": fmt_num(abs(value - bound)),
         **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
     }
+    msg: str
     if r.message:
         try:
-            msg = r.message.format(**fields)
+            msg = Text(r.message, fields)  # the catalog's message, translated like a marked one
         except (KeyError, IndexError, ValueError):
-            msg = r.message
+            msg = catalog_text(r.message)
     elif r.noun and r.count != "points":
-        msg = "{value_text} {op} {bound_text}".format(**fields)
+        msg = Text("{value_text} {op} {bound_text}", fields)
     else:
-        msg = "{label} {value_text} {op} {bound_text}".format(**fields)
+        msg = Text("{label} {value_text} {op} {bound_text}", fields)
     if r.hint:
-        msg += f" ({r.hint})"
+        msg = Text("{message} ({hint})", {"message": msg, "hint": catalog_text(r.hint)})
     return Finding(
         r.severity,
         f"{ctx.prefix}.{r.code}",
@@ -1021,7 +1080,10 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         id=r.id,
                         name=r.name,
                         for_each=r.for_each,
-                        counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
+                        counted=[
+                            Text("{label}: {amount}", {"label": catalog_text(lbl), "amount": _amount(v, ctx.unit)})
+                            for v, lbl, _ in _plus(r, ctx)
+                        ]
                         + [it.describe(ctx.unit) for it in group],
                     )
     return rows

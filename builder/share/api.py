@@ -20,7 +20,7 @@ from builder import yamlio
 from builder.catalog.packfiles import PACK_SUFFIXES, is_name, resolve_recorded
 from builder.check import check_doc
 from builder.errors import CatalogError, DaimyoError, Diagnostic, ListError, UsageError, option
-from builder.i18n import _
+from builder.i18n import L_, _
 from builder.limits import MAX_FILE_BYTES, long_integer_problem
 from builder.lists.document import parse_list, parse_plain
 from builder.lists.dump import dump_list_yaml
@@ -146,7 +146,7 @@ def parse_source_text(
         code = code_in(body) or _code_in_envelope(body) or body
         doc = decode(code, where=file)
         if system and doc["system"] != system:
-            raise UsageError(f"the code holds a {doc['system']} list, not {system}")
+            raise UsageError(L_("the code holds a {system} list, not {system2}", system=doc["system"], system2=system))
         return Imported(canonical(doc, file=file), "code", file, base)
     if fmt in ("json", "yaml"):
         read: list = []
@@ -177,7 +177,7 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         try:
             data = json.loads(text, parse_int=parse_int)
         except json.JSONDecodeError as exc:
-            raise ListError(Diagnostic(file, exc.lineno, exc.colno, f"JSON syntax: {exc.msg}")) from None
+            raise ListError(Diagnostic(file, exc.lineno, exc.colno, L_("JSON syntax: {msg}", msg=exc.msg))) from None
         try:  # positions for the shape messages (JSON is YAML)
             as_yaml, pos = yamlio.parse_yaml(text, file)
             if read is not None:
@@ -197,9 +197,9 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         if read is not None:
             read.append(parsed)
     if not isinstance(data, dict):
-        raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
+        raise ListError(Diagnostic(file, 1, 1, L_("a list document must be a mapping of keys such as 'system:'")))
     if system and isinstance(data.get("system"), str) and data["system"].strip().lower() != system:
-        raise UsageError(f"the document is a {data['system']} list, not {system}")
+        raise UsageError(L_("the document is a {system} list, not {system2}", system=data["system"], system2=system))
     if "system" not in data:
         if system:
             data = {"system": system, **data}
@@ -209,8 +209,10 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
                     file,
                     1,
                     1,
-                    "missing required key 'system'",
-                    hint=f"one of senshiai, kensei, herocard, senji, satsuma (or pass {option('system')})",
+                    L_("missing required key 'system'"),
+                    hint=L_(
+                        "one of senshiai, kensei, herocard, senji, satsuma (or pass {option})", option=option("system")
+                    ),
                 )
             )
     return canonical(data, positions=pos, file=file)
@@ -236,15 +238,15 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
     if looks_like_code(source) or re.match(r"^\s*DMY", source):
         doc = decode(source, where="<code>")
         if system and doc["system"] != system:
-            raise UsageError(f"the code holds a {doc['system']} list, not {system}")
+            raise UsageError(L_("the code holds a {system} list, not {system2}", system=doc["system"], system2=system))
         return Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
     raise DaimyoError(
         Diagnostic(
             str(source),
             0,
             0,
-            "file not found",
-            hint="give a list file, a share code (DMY1-...), a link to a list or - for standard input",
+            L_("file not found"),
+            hint=L_("give a list file, a share code (DMY1-...), a link to a list or - for standard input"),
         )
     )
 
@@ -260,8 +262,8 @@ def _read_stream(stream) -> str:
                 "<stdin>",
                 0,
                 0,
-                f"standard input too large: over {MAX_FILE_BYTES:,} bytes",
-                hint="split it into smaller lists",
+                L_("standard input too large: over {MAX_FILE_BYTES:,} bytes", MAX_FILE_BYTES=MAX_FILE_BYTES),
+                hint=L_("split it into smaller lists"),
             )
         )
     if isinstance(data, bytes):
@@ -272,7 +274,7 @@ def _read_stream(stream) -> str:
             line = before.count(b"\n") + 1
             col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
             raise DaimyoError(
-                Diagnostic("<stdin>", line, col, "not UTF-8 text", hint="send the text as UTF-8")
+                Diagnostic("<stdin>", line, col, L_("not UTF-8 text"), hint=L_("send the text as UTF-8"))
             ) from None
     return data
 
@@ -352,7 +354,10 @@ def summary_of(imp: Imported) -> dict | None:
 def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     """A canonical document in one share format (text ends with a newline, a code does not)."""
     if fmt not in FORMATS:
-        raise UsageError(f"unknown format '{fmt}'", did_you_mean(fmt, FORMATS) or "one of " + ", ".join(FORMATS))
+        raise UsageError(
+            L_("unknown format '{fmt}'", fmt=fmt),
+            did_you_mean(fmt, FORMATS) or L_("one of {values}", values=", ".join(FORMATS)),
+        )
     doc = canonical(doc)
     r = Resolver.of(doc["system"])
     if fmt == "yaml":
@@ -385,8 +390,12 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
     changed = [k for k in dict.fromkeys([*doc, *(back or {})]) if back is None or doc.get(k) != back.get(k)]
     what = ", ".join(f"'{k}'" for k in changed[:3]) or "the list"
     raise UsageError(
-        f"this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
-        f"export it as YAML or JSON ({option('to')} yaml), or as a share code ({option('to')} code)",
+        L_(
+            "this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
+            fmt=fmt,
+            what=what,
+        ),
+        L_("export it as YAML or JSON ({option} yaml), or as a share code ({option} code)", option=option("to")),
     )
 
 
@@ -402,11 +411,12 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
         named = ", ".join(choices + ("link", "html", "tts"))
         if to.lower() in ("pdf", "print", "cards", "png"):
             raise UsageError(
-                f"export does not write '{to}': it writes {named}",
-                "print cards, sheets and rosters as a PDF with 'daimyo print LIST'",
+                L_("export does not write '{to}': it writes {named}", to=to, named=named),
+                L_("print cards, sheets and rosters as a PDF with 'daimyo print LIST'"),
             )
         raise UsageError(
-            f"unknown format '{to}'", did_you_mean(to, choices + ("link", "html", "tts")) or "one of " + named
+            L_("unknown format '{to}'", to=to),
+            did_you_mean(to, choices + ("link", "html", "tts")) or L_("one of {named}", named=named),
         )
     imp = read_source(source, system)
     if on_read is not None:

@@ -29,6 +29,7 @@ from typing import Any
 from builder.catalog.loader import catalog_files, load_catalog
 from builder.catalog.overlay import display_name
 from builder.errors import Diagnostic, ListError
+from builder.i18n import L_
 from builder.kit.fields import Field
 from builder.limits import MAX_NUMBER, first_bad_number, too_many_values_message, values_over
 from builder.lists.schema import schema
@@ -211,18 +212,18 @@ def canonical(
 ) -> dict:
     """The canonical form of a list document; ListError listing every shape problem."""
     if not isinstance(data, dict):
-        raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
+        raise ListError(Diagnostic(file, 1, 1, L_("a list document must be a mapping of keys such as 'system:'")))
     system = system or data.get("system")
 
     if not isinstance(system, str) or not is_system(system.strip().lower()):
         hint = did_you_mean(str(system), ids()) or "one of " + ", ".join(ids())
         if positions is not None:
-            raise ListError(positions.diag(("system",), f"unknown system '{system}'", hint=hint))
-        raise ListError(Diagnostic(file, 0, 0, f"unknown system '{system}'", hint=hint))
+            raise ListError(positions.diag(("system",), L_("unknown system '{system}'", system=system), hint=hint))
+        raise ListError(Diagnostic(file, 0, 0, L_("unknown system '{system}'", system=system), hint=hint))
     system = system.strip().lower()
 
     if values_over(data):
-        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint=L_("split it into several lists")))
     bad = first_bad_number(data)
     if bad is not None:
         if positions is not None:

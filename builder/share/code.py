@@ -39,6 +39,7 @@ import struct
 import zlib
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
+from builder.i18n import L_
 from builder.kit.fields import Field
 from builder.kit.printbounds import QR_MAX_BYTES
 from builder.limits import MAX_CODE_EXPANSION, MAX_VALUES, MIN_CODE_BODY, number_problem, too_many_values_message
@@ -224,9 +225,12 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
     if len(packed) < len(body) and len(body) > max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(packed)):
         raise UsageError(
-            f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
-            f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
-            f"share it as YAML or JSON ({option('to')} yaml)",
+            L_(
+                "this list is too repetitive for a share code: it would expand to {n:,} bytes, more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
+                n=len(body),
+                MAX_CODE_EXPANSION=MAX_CODE_EXPANSION,
+            ),
+            L_("share it as YAML or JSON ({option} yaml)", option=option("to")),
         )
     if len(packed) < len(body):
         head |= _F_DEFLATE

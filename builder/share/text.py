@@ -34,6 +34,7 @@ from builder import state, yamlio
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import resolve_recorded
 from builder.errors import DaimyoError, Diagnostic, ListError, option
+from builder.i18n import L_
 from builder.kit import textform
 from builder.kit.fields import Field
 from builder.kit.textform import (
@@ -380,14 +381,22 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
                 file,
                 lines[MAX_TEXT_LINES][0],
                 1,
-                f"the text holds {len(lines):,} lines; a text or Markdown list has at most {MAX_TEXT_LINES:,}",
-                hint="share a bigger list as YAML, JSON or a share code",
+                L_(
+                    "the text holds {n:,} lines; a text or Markdown list has at most {MAX_TEXT_LINES:,}",
+                    n=len(lines),
+                    MAX_TEXT_LINES=MAX_TEXT_LINES,
+                ),
+                hint=L_("share a bigger list as YAML, JSON or a share code"),
             )
         )
     if not lines:
         raise ListError(
             Diagnostic(
-                file, 1, 1, "no list found: the text is empty", hint="paste a list exported with 'daimyo export'"
+                file,
+                1,
+                1,
+                L_("no list found: the text is empty"),
+                hint=L_("paste a list exported with 'daimyo export'"),
             )
         )
     start = 0
@@ -416,8 +425,10 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
                     file,
                     lines[0][0],
                     lines[0][1],
-                    "cannot tell which game this list is for",
-                    hint=f"start with a header such as 'My deck - Senshiai' or pass {option('system')}",
+                    L_("cannot tell which game this list is for"),
+                    hint=L_(
+                        "start with a header such as 'My deck - Senshiai' or pass {option}", option=option("system")
+                    ),
                 )
             )
     p.system = system

@@ -29,6 +29,8 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -149,9 +151,9 @@ def register(system: GameSystem) -> None:
     from builder.errors import UsageError
 
     if not getattr(system, "id", ""):
-        raise UsageError(f"a game system needs an id: {system!r}")
+        raise UsageError(L_("a game system needs an id: {system!r}", system=system))
     if system.id in _LOADED or system.id in _entry_points():
-        raise UsageError(f"a game system '{system.id}' is registered already")
+        raise UsageError(L_("a game system '{id}' is registered already", id=system.id))
     _LOADED[system.id] = system
 
 
@@ -181,9 +183,14 @@ def get(system_id: str) -> GameSystem:
             from builder.errors import UsageError
 
             raise UsageError(
-                f"the entry point '{system_id}' of {ENTRY_POINTS} ({ep.value}) gives a game "
-                f"whose id is {getattr(hit, 'id', None)!r}",
-                "the entry point's name is the game's id",
+                L_(
+                    "the entry point '{system_id}' of {ENTRY_POINTS} ({value}) gives a game whose id is {getattr!r}",
+                    system_id=system_id,
+                    ENTRY_POINTS=ENTRY_POINTS,
+                    value=ep.value,
+                    getattr=getattr(hit, "id", None),
+                ),
+                L_("the entry point's name is the game's id"),
             )
         _LOADED[system_id] = hit
     return hit
@@ -209,7 +216,10 @@ def find_system(name: str) -> GameSystem:
     from builder.errors import UnknownSystem
     from builder.names import did_you_mean
 
-    raise UnknownSystem(f"unknown system '{name}'", did_you_mean(text, ids()) or "one of " + ", ".join(ids()))
+    raise UnknownSystem(
+        L_("unknown system '{name}'", name=name),
+        did_you_mean(text, ids()) or L_("one of {values}", values=", ".join(ids())),
+    )
 
 
 def list_systems() -> list[GameSystem]:

@@ -12,6 +12,7 @@ from typing import Any, Generic
 from typing_extensions import TypeVar
 
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.kit.numbers import plural
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.catalog import CatalogPart
@@ -64,9 +65,11 @@ def whole(key: str, value: str, example: str) -> int:
     try:
         n = int(value)
     except ValueError:
-        raise UsageError(f"{key} must be a whole number, not '{value}'", f"e.g. {example}") from None
+        raise UsageError(
+            L_("{key} must be a whole number, not '{value}'", key=key, value=value), f"e.g. {example}"
+        ) from None
     if n < 1:
-        raise UsageError(f"{key} must be at least 1, not {n}")
+        raise UsageError(L_("{key} must be at least 1, not {n}", key=key, n=n))
     return n
 
 

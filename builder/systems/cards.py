@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
+from builder.i18n import L_
 from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
 from builder.systems.editing import EditingPart
 from builder.systems.parts import Cost, Entry, ListData, Summary, Where, part
@@ -29,7 +30,9 @@ def copies(mapping: Mapping[Any, Any], keys: Iterable[Any]) -> int:
 def mapping_of(data: ListData, key: str) -> dict[Any, Any]:
     m = data.get(key)
     if not isinstance(m, dict):
-        raise EditRefused(f"the list has no '{key}:' mapping to edit", f"add '{key}: {{}}' to the file")
+        raise EditRefused(
+            L_("the list has no '{key}:' mapping to edit", key=key), L_("add '{key}: {{}}' to the file", key=key)
+        )
     return m
 
 
@@ -97,8 +100,13 @@ class CardEditing(EditingPart):
         hint = did_you_mean(name, cands)
         section = self.game.sections[0][0]
         return UnknownEntry(
-            f"unknown card '{name}'",
-            hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards",
+            L_("unknown card '{name}'", name=name),
+            hint
+            or L_(
+                "see 'daimyo catalog list {id} {section}'; a pack (packs: [...]) can add cards",
+                id=self.game.id,
+                section=section,
+            ),
         )
 
     def _custom(self, data: ListData, name: str) -> str | None:
@@ -154,7 +162,7 @@ class CardEditing(EditingPart):
         pick = name if isinstance(name, Pick) else self.resolve(catalog, name, data)
         n = 1 if count is None else count
         if n < 1:
-            raise UsageError(f"{option('count')} must be at least 1, not {n}")
+            raise UsageError(L_("{option} must be at least 1, not {n}", option=option("count"), n=n))
         notes = self._add_pick(data, catalog, pick, n, variant, check_side)
         return notes, loc_of(data, pick, catalog)
 
@@ -188,7 +196,7 @@ class CardEditing(EditingPart):
         from builder.names import did_you_mean
 
         if count is not None and count < 1:
-            raise UsageError(f"{option('count')} must be at least 1, not {count}")
+            raise UsageError(L_("{option} must be at least 1, not {count}", option=option("count"), count=count))
         try:
             pick = self.resolve(catalog, name, data)
         except UsageError:
@@ -220,8 +228,14 @@ class CardEditing(EditingPart):
             want = have if count is None else count
             if want > have:
                 raise EditRefused(
-                    f"only {have} {pick.name} in the {self.game.deck_word}, cannot remove {want}",
-                    f"use {option('count')} {have} or {option('all')}",
+                    L_(
+                        "only {have} {name} in the {deck_word}, cannot remove {want}",
+                        have=have,
+                        name=pick.name,
+                        deck_word=self.game.deck_word,
+                        want=want,
+                    ),
+                    L_("use {option} {have} or {option2}", option=option("count"), have=have, option2=option("all")),
                 )
             left = want
             for k in reversed(keys):
@@ -240,7 +254,9 @@ class CardEditing(EditingPart):
             holder = data.get(field)
             if isinstance(holder, (dict, list)):
                 listed += [str(k) for k in holder]
-        raise UnknownEntry(f"no '{name}' in the {self.game.what}", did_you_mean(name, listed) or None)
+        raise UnknownEntry(
+            L_("no '{name}' in the {what}", name=name, what=self.game.what), did_you_mean(name, listed) or None
+        )
 
     def _remove_ready(self, data: ListData, catalog: Any, pick: Pick, field: str, variant: bool) -> list[str] | None:
         """Notes of what was done before removing from ``field``; None: the card cannot be there."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.limits import MAX_NUMBER
 from builder.names import did_you_mean, loose
 
@@ -88,12 +89,19 @@ class NewOption:
         if self.kind == "number":
             return self._number(value)
         if not isinstance(value, str) or isinstance(value, bool):
-            raise UsageError(f"{self.key} takes text, not {_shown(value)}")
+            raise UsageError(L_("{key} takes text, not {shown}", key=self.key, shown=_shown(value)))
         text = value.strip()
         if not text:
             return None
         if len(text) > MAX_OPTION_TEXT:
-            raise UsageError(f"{self.key} is {len(text):,} characters long, at most {MAX_OPTION_TEXT}")
+            raise UsageError(
+                L_(
+                    "{key} is {n:,} characters long, at most {MAX_OPTION_TEXT}",
+                    key=self.key,
+                    n=len(text),
+                    MAX_OPTION_TEXT=MAX_OPTION_TEXT,
+                )
+            )
         if self.kind == "choice" and not self.open:
             return self._choice(text)
         return text
@@ -108,26 +116,30 @@ class NewOption:
             return True
         if word in NO:
             return False
-        raise UsageError(f"{self.key} is yes or no, not {_shown(value)}")
+        raise UsageError(L_("{key} is yes or no, not {shown}", key=self.key, shown=_shown(value)))
 
     def _number(self, value: Any) -> int | None:
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise UsageError(f"{self.key} must be a whole number, not {_shown(value)}")
+            raise UsageError(L_("{key} must be a whole number, not {shown}", key=self.key, shown=_shown(value)))
         text = str(value).strip()
         if not text:
             return None
         digits = text.lstrip("+-")
         if not digits.isdigit() or not digits.isascii():
-            raise UsageError(f"{self.key} must be a whole number, not {_shown(value)}")
+            raise UsageError(L_("{key} must be a whole number, not {shown}", key=self.key, shown=_shown(value)))
         low = self.min if self.min is not None else -MAX_NUMBER
         high = self.max if self.max is not None else MAX_NUMBER
         below = text.startswith("-")
         if len(digits) > len(str(MAX_NUMBER)):
             what = ("-" if below else "") + f"a number of {len(digits):,} digits"
-            raise UsageError(f"{self.key} must be {self._bounds(low, high, below)}, not {what}")
+            raise UsageError(
+                L_("{key} must be {bounds}, not {what}", key=self.key, bounds=self._bounds(low, high, below), what=what)
+            )
         n = int(text)
         if not low <= n <= high:
-            raise UsageError(f"{self.key} must be {self._bounds(low, high, n < low)}, not {n}")
+            raise UsageError(
+                L_("{key} must be {bounds}, not {n}", key=self.key, bounds=self._bounds(low, high, n < low), n=n)
+            )
         return n
 
     def _bounds(self, low: int, high: int, below: bool) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from builder.errors import UsageError
+from builder.i18n import L_
 from builder.systems.parts import ListData, Where
 
 TEXT_KEYS = ("name", "author", "notes")
@@ -35,15 +36,15 @@ class SettingsPart:
 
         if key not in self.keys:
             raise UsageError(
-                f"cannot set '{key}' in a {self.game.id} {self.game.what}",
-                did_you_mean(key, self.keys) or "one of " + ", ".join(self.keys),
+                L_("cannot set '{key}' in a {id} {what}", key=key, id=self.game.id, what=self.game.what),
+                did_you_mean(key, self.keys) or L_("one of {values}", values=", ".join(self.keys)),
             )
         if key in TEXT_KEYS:
             return (text_value(value) if value.strip() else None), None
         return self.own(catalog, key, value)
 
     def own(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]:
-        raise UsageError(f"cannot set '{key}'")  # pragma: no cover - keys lists what is handled
+        raise UsageError(L_("cannot set '{key}'", key=key))  # pragma: no cover - keys lists what is handled
 
     def apply(self, data: ListData, catalog: Any, key: str, value: str) -> tuple[list[str], Where]:
         """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""

@@ -30,6 +30,7 @@ from builder.games.herocard.terms import (  # noqa: F401 - shared with the rules
     KIND_LABEL,
     VALUED_KINDS,
 )
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 
 SEED = "004_80c161daf2b1fabf.txt"
@@ -263,21 +264,22 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         (section, i, "hero"),
-                        f"unknown hero '{card.hero}'",
+                        L_("unknown hero '{hero}'", hero=card.hero),
                         hint=_unknown_hero_hint(card.hero, hero_names),
                     )
                 )
     kinds = {k.key for k in m.card_kinds}
     for k in CARD_KINDS:
         if k not in kinds:
-            out.append(catalog.diag(("card_kinds",), f"card kind '{k}' is missing from card_kinds"))
+            out.append(catalog.diag(("card_kinds",), L_("card kind '{k}' is missing from card_kinds", k=k)))
     # a name is either an attribute card or an action card, never both
     attr_names = {normalize(c.name) for c in m.attribute_cards}
     for i, card in enumerate(m.action_cards):
         if normalize(card.name) in attr_names:
             out.append(
                 catalog.diag(
-                    ("action_cards", i, "name"), f"'{card.name}' is also an attribute card; names must tell them apart"
+                    ("action_cards", i, "name"),
+                    L_("'{name}' is also an attribute card; names must tell them apart", name=card.name),
                 )
             )
     return out

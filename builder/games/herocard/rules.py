@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.games.herocard.terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
+from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
 
@@ -45,8 +46,10 @@ SRC_COST = f"{SEED}:941-946"
 SRC_TREASURE = f"{SEED}:294-300, {SEED}:1211-1217"
 SRC_ATTACK = f"{SEED}:984-1001"
 SRC_BLOCK = f"{SEED}:1079-1106"
-ATTR_NAME = {"body": "Body", "mind": "Mind", "x": "X"}
-KIND_NAME = {"base-attack": "Base Attack", "base-block": "Base Block"}
+ATTR_NAME = {"body": N_("Body"), "mind": N_("Mind"), "x": N_("X")}
+KIND_NAME = {"base-attack": N_("Base Attack"), "base-block": N_("Base Block")}
+# the card kinds (``terms.KIND_LABEL``) as findings name them
+N_("Attack"), N_("Attack Mod"), N_("Special Attack"), N_("Block"), N_("Block Mod"), N_("Special Block"), N_("Action")
 
 # -- attack and block arithmetic ----------------------------------------------------
 
@@ -244,21 +247,68 @@ class HeroList:
         return sum(s.count for s in self.deck if s.other is None)
 
 
+def _read_attributes(doc: Any, diags: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The attribute cards as written, with where (a problem is said in ``diags``)."""
+    attrs = doc.data.get("attributes")
+    rows_attr: list[tuple[str, tuple]] = []
+    if attrs is None:
+        diags.append(
+            doc.positions.diag(
+                (),
+                L_("missing 'attributes:' (the hero's Body, Mind and X attribute cards)"),
+                hint=L_("e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"),
+            )
+        )
+    elif not isinstance(attrs, list):
+        diags.append(
+            doc.diag(
+                ("attributes",),
+                L_(
+                    "'attributes' must be a list of three attribute card names, not {value_kind}",
+                    value_kind=value_kind(attrs),
+                ),
+                hint=L_("e.g. attributes: [Body card, Mind card, X card]"),
+            )
+        )
+    else:
+        for i, a in enumerate(attrs):
+            if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
+                diags.append(
+                    doc.diag(
+                        ("attributes", i),
+                        L_(
+                            "attribute card {value} must be a card name, not {value_kind}",
+                            value=i + 1,
+                            value_kind=value_kind(a),
+                        ),
+                    )
+                )
+                continue
+            rows_attr.append((str(a).strip(), ("attributes", i)))
+    return rows_attr
+
+
 def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
     diags: list = []
     check_keys(doc, LIST_KEYS, diags)
     data = doc.data
     hero = data.get("hero")
     if (hero is not None and not isinstance(hero, (str, int, float))) or isinstance(hero, bool):
-        diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {value_kind(hero)}"))
+        diags.append(
+            doc.diag(
+                ("hero",), L_("'hero' must be text (the hero's name), not {value_kind}", value_kind=value_kind(hero))
+            )
+        )
         hero = None
     limit = data.get("max_hero_points")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         diags.append(
             doc.diag(
                 ("max_hero_points",),
-                "'max_hero_points' must be a whole number of at least 1 "
-                f"(the agreed hero point limit), not {value_kind(limit)}",
+                L_(
+                    "'max_hero_points' must be a whole number of at least 1 (the agreed hero point limit), not {value_kind}",
+                    value_kind=value_kind(limit),
+                ),
             )
         )
         limit = None
@@ -267,36 +317,15 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
         diags.append(
             doc.diag(
                 ("max_hero_points",),
-                f"'max_hero_points: {limit}' disagrees with house rule max_hero_points {agreed}",
-                hint="give the agreed limit once",
+                L_(
+                    "'max_hero_points: {limit}' disagrees with house rule max_hero_points {agreed}",
+                    limit=limit,
+                    agreed=agreed,
+                ),
+                hint=L_("give the agreed limit once"),
             )
         )
-    attrs = data.get("attributes")
-    rows_attr: list[tuple[str, tuple]] = []
-    if attrs is None:
-        diags.append(
-            doc.positions.diag(
-                (),
-                "missing 'attributes:' (the hero's Body, Mind and X attribute cards)",
-                hint="e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]",
-            )
-        )
-    elif not isinstance(attrs, list):
-        diags.append(
-            doc.diag(
-                ("attributes",),
-                f"'attributes' must be a list of three attribute card names, not {value_kind(attrs)}",
-                hint="e.g. attributes: [Body card, Mind card, X card]",
-            )
-        )
-    else:
-        for i, a in enumerate(attrs):
-            if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
-                diags.append(
-                    doc.diag(("attributes", i), f"attribute card {i + 1} must be a card name, not {value_kind(a)}")
-                )
-                continue
-            rows_attr.append((str(a).strip(), ("attributes", i)))
+    rows_attr = _read_attributes(doc, diags)
     rows_deck = read_counts(doc, "deck", "card", diags, example="deck: {Overhand Thrust: 3}")
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
@@ -317,7 +346,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                 findings.append(
                     error(
                         "herocard.not-attribute-card",
-                        f"'{name}' is an action card, not an attribute card; list it under 'deck'",
+                        L_("'{name}' is an action card, not an attribute card; list it under 'deck'", name=name),
                         loc=loc,
                         line=line,
                         col=col,
@@ -325,7 +354,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                     )
                 )
             else:
-                findings.append(_unknown(catalog, "attribute_cards", name, loc, line, col, "attribute card"))
+                findings.append(_unknown(catalog, "attribute_cards", name, loc, line, col, L_("attribute card")))
     for name, count, loc in rows_deck:
         line, col = doc.positions.at(loc, prefer_key=True)
         card = catalog.find("action_cards", name)
@@ -337,7 +366,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                 findings.append(
                     error(
                         "herocard.not-action-card",
-                        f"'{name}' is an attribute card, not an action card; list it under 'attributes'",
+                        L_("'{name}' is an attribute card, not an action card; list it under 'attributes'", name=name),
                         loc=loc,
                         line=line,
                         col=col,
@@ -349,8 +378,11 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                 findings.append(
                     error(
                         "herocard.not-action-card",
-                        f"'{name}' is a Treasure card, not an action card: Treasures are drawn from "
-                        "their own deck when a Hero searches a Shrine; remove it from 'deck'",
+                        L_(
+                            "'{name}' is a Treasure card, not an action card: Treasures are drawn from their own "
+                            "deck when a Hero searches a Shrine; remove it from 'deck'",
+                            name=name,
+                        ),
                         loc=loc,
                         line=line,
                         col=col,
@@ -359,7 +391,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                     )
                 )
             else:
-                findings.append(_unknown(catalog, "action_cards", name, loc, line, col, "action card"))
+                findings.append(_unknown(catalog, "action_cards", name, loc, line, col, L_("action card")))
     return lst, findings
 
 
@@ -369,7 +401,9 @@ def _unknown(
     hint = catalog.did_you_mean(section, name)
     return error(
         "herocard.unknown-card",
-        f"unknown {what} '{name}'" + (f"; {hint}" if hint else "; add it in a pack (packs: [my-cards.yaml])"),
+        L_("unknown {what} '{name}'; {hint}", what=what, name=name, hint=hint)
+        if hint
+        else L_("unknown {what} '{name}'; add it in a pack (packs: [my-cards.yaml])", what=what, name=name),
         loc=loc,
         value=name,
         line=line,
@@ -411,12 +445,12 @@ def hero_attribute_name(lst: HeroList, catalog: Catalog, kind: str) -> str:
     """The attribute as a finding names it: the hero's own name for its Attribute X beside the
     letter, "X (ki)" (the hero's ``attribute_x``: which Attribute X a Hero has, 004:858-864;
     ki in Rise of the Shogun, 004:262-264)."""
-    name = ATTR_NAME[kind]
+    name = Text(ATTR_NAME[kind])
     if kind != "x" or not lst.hero:
         return name
     hero = catalog.find("heroes", lst.hero)
     x = getattr(hero, "attribute_x", None) if hero is not None else None
-    return f"{name} ({x})" if x else name
+    return Text("{name} ({x})", {"name": name, "x": x}) if x else name
 
 
 def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
@@ -428,8 +462,12 @@ def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
             _at(
                 error(
                     "herocard.attribute-count",
-                    f"hero has {n} attribute card{'s' * (n != 1)} but must have exactly {want} "
-                    "(one Body, one Mind, one X)",
+                    Ln_(
+                        "hero has {n} attribute card but must have exactly {want} (one Body, one Mind, one X)",
+                        "hero has {n} attribute cards but must have exactly {want} (one Body, one Mind, one X)",
+                        n,
+                        want=want,
+                    ),
                     loc=("attributes",),
                     source=SRC_ATTRS,
                     value=n,
@@ -455,8 +493,13 @@ def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"{len(slots)} {hero_attribute_name(lst, catalog, kind)} attribute cards ({names}); "
-                        f"a hero has exactly one {ATTR_NAME[kind]} card",
+                        L_(
+                            "{n} {attribute} attribute cards ({names}); a hero has exactly one {kind} card",
+                            n=len(slots),
+                            attribute=hero_attribute_name(lst, catalog, kind),
+                            names=names,
+                            kind=Text(ATTR_NAME[kind]),
+                        ),
                         loc=slots[1].loc,
                         source=SRC_ATTRS,
                         value=len(slots),
@@ -471,8 +514,10 @@ def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"no {hero_attribute_name(lst, catalog, kind)} attribute card; a hero has one Body, "
-                        "one Mind and one X card",
+                        L_(
+                            "no {attribute} attribute card; a hero has one Body, one Mind and one X card",
+                            attribute=hero_attribute_name(lst, catalog, kind),
+                        ),
                         loc=("attributes",),
                         source=SRC_ATTRS,
                         value=0,
@@ -489,9 +534,13 @@ def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
             _at(
                 error(
                     "herocard.attribute-unknown",
-                    f"'{s.card.name}' does not say which attribute it is (Body, Mind or X), so the rule "
-                    "of one Body, one Mind and one X card cannot be checked; give 'attribute: body' "
-                    f"(mind or x) for it in {complete_in(catalog, 'attribute_cards', s.card)}",
+                    L_(
+                        "'{name}' does not say which attribute it is (Body, Mind or X), so the rule of one Body, "
+                        "one Mind and one X card cannot be checked; give 'attribute: body' (mind or x) for it in "
+                        "{where}",
+                        name=s.card.name,
+                        where=complete_in(catalog, "attribute_cards", s.card),
+                    ),
                     loc=s.loc,
                     source=SRC_ATTRS,
                 ),
@@ -516,10 +565,18 @@ def check_hero_points(lst: HeroList, catalog: Catalog, rules: HouseRules) -> lis
             _at(
                 error(
                     "herocard.hero-points-unknown",
-                    f"hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
-                    f"legal: {', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in "
-                    "the catalog; give 'hero_points: N' for "
-                    f"{'it' if len(missing) == 1 else 'them'} in {' or '.join(where)}",
+                    Ln_(
+                        "hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
+                        "legal: {names} prints no hero points in the catalog; give 'hero_points: N' for it in "
+                        "{where}",
+                        "hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
+                        "legal: {names} print no hero points in the catalog; give 'hero_points: N' for them in "
+                        "{where}",
+                        len(missing),
+                        limit=limit,
+                        names=", ".join(sorted(missing)),
+                        where=_either(where),
+                    ),
                     loc=("attributes",),
                     source=SRC_POINTS,
                     value=sorted(missing),
@@ -536,7 +593,7 @@ def check_hero_points(lst: HeroList, catalog: Catalog, rules: HouseRules) -> lis
             _at(
                 error(
                     "herocard.hero-points-max",
-                    f"hero points {total} > {limit} (the agreed hero point limit)",
+                    L_("hero points {total} > {limit} (the agreed hero point limit)", total=total, limit=limit),
                     loc=("attributes",),
                     source=SRC_POINTS,
                     value=total,
@@ -557,7 +614,15 @@ def _house_rule(catalog: Catalog, rule_id: str, value: object, source: str) -> t
     hr = next((h for h in catalog.model.house_rules if h.id == rule_id), None)
     if hr is None or value == hr.default:
         return "", source
-    return f", house rule {rule_id}={value}", hr.source_for(value) or source
+    return L_(", house rule {rule}={value}", rule=rule_id, value=value), hr.source_for(value) or source
+
+
+def _either(where: list[str]) -> str:
+    """Places a player may complete cards in, "A or B" (each said in the current language)."""
+    out = where[0]
+    for w in where[1:]:
+        out = L_("{a} or {b}", a=out, b=w)
+    return out
 
 
 def check_deck_size(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
@@ -569,7 +634,13 @@ def check_deck_size(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[
             _at(
                 error(
                     "herocard.deck-min",
-                    f"action deck has {n} card{'s' * (n != 1)} < {want} (the fewest an Action deck may hold{agreed})",
+                    Ln_(
+                        "action deck has {n} card < {want} (the fewest an Action deck may hold{agreed})",
+                        "action deck has {n} cards < {want} (the fewest an Action deck may hold{agreed})",
+                        n,
+                        want=want,
+                        agreed=agreed,
+                    ),
                     loc=("deck",),
                     source=source,
                     value=n,
@@ -596,12 +667,18 @@ def check_copies(lst: HeroList, catalog: Catalog) -> list[Finding]:
         if total > most:
             first = slots[0]
             name = first.card.name if first.card is not None else first.name
-            lines = f" (on {len(slots)} lines)" if len(slots) > 1 else ""
+            lines = L_(" (on {n} lines)", n=len(slots)) if len(slots) > 1 else ""
             out.append(
                 _at(
                     error(
                         "herocard.copies-max",
-                        f"{total} copies of '{name}'{lines} > {most} (the most copies of one card)",
+                        L_(
+                            "{total} copies of '{name}'{lines} > {most} (the most copies of one card)",
+                            total=total,
+                            name=name,
+                            lines=lines,
+                            most=most,
+                        ),
                         loc=first.loc,
                         source=f"{SEED}:1216-1217, {SEED}:1253",
                         value=total,
@@ -631,9 +708,15 @@ def check_costs(lst: HeroList, catalog: Catalog) -> list[Finding]:
                 _at(
                     warning(
                         "herocard.cost-exceeds-score",
-                        f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
-                        f"{hero_attribute_name(lst, catalog, c.attribute)} score is {scores[c.attribute]}: "
-                        "it can never be played",
+                        L_(
+                            "'{name}' costs {cost} {letter} but the hero's {attribute} score is {score}: it can "
+                            "never be played",
+                            name=c.name,
+                            cost=c.cost,
+                            letter=ATTRIBUTE_LETTER[c.attribute],
+                            attribute=hero_attribute_name(lst, catalog, c.attribute),
+                            score=scores[c.attribute],
+                        ),
                         loc=s.loc,
                         source=SRC_COST,
                         value=c.cost,
@@ -648,8 +731,10 @@ def check_costs(lst: HeroList, catalog: Catalog) -> list[Finding]:
             _at(
                 info(
                     "herocard.cost-unknown",
-                    f"action cost not known for {', '.join(sorted(unknown))}; their costs cannot be "
-                    "checked against the hero's scores",
+                    L_(
+                        "action cost not known for {names}; their costs cannot be checked against the hero's scores",
+                        names=", ".join(sorted(unknown)),
+                    ),
                     loc=("deck",),
                     source=SRC_COST,
                 ),
@@ -662,8 +747,11 @@ def check_costs(lst: HeroList, catalog: Catalog) -> list[Finding]:
             _at(
                 warning(
                     "herocard.unknown-value",
-                    f"attribute score not known for {', '.join(sorted(missing_scores))}; action costs "
-                    "cannot be checked against it (complete the card in a pack)",
+                    L_(
+                        "attribute score not known for {names}; action costs cannot be checked against it "
+                        "(complete the card in a pack)",
+                        names=", ".join(sorted(missing_scores)),
+                    ),
                     loc=("attributes",),
                     source=SRC_COST,
                 ),
@@ -687,7 +775,7 @@ def check_mods(lst: HeroList, catalog: Catalog) -> list[Finding]:
         (k.key, k.needs, k.group) for k in catalog.model.card_kinds if k.needs in KIND_LABEL and k.key in KIND_LABEL
     ]
     for mod, base, group in needs:
-        base_name = KIND_NAME.get(base, KIND_LABEL[base])
+        base_name = Text(KIND_NAME.get(base, KIND_LABEL[base]))
         bases = {s.card.name: s.card for s in lst.deck if s.card is not None and s.card.kind == base}
         playable = [c for c in bases.values() if not _never_playable(c, scores)]
         if playable:
@@ -695,18 +783,34 @@ def check_mods(lst: HeroList, catalog: Catalog) -> list[Finding]:
         if bases:
             names = ", ".join(f"'{n}'" for n in sorted(bases))
             why = (
-                f"the deck's only {base_name}{'s' * (len(bases) > 1)} ({names}) can never be played "
-                "(cost over the hero's score) and a mod cannot stand alone"
+                L_(
+                    "the deck's only {kind}s ({names}) can never be played (cost over the hero's score) and a mod "
+                    "cannot stand alone",
+                    kind=base_name,
+                    names=names,
+                )
+                if len(bases) > 1
+                else L_(
+                    "the deck's only {kind} ({names}) can never be played (cost over the hero's score) and a mod "
+                    "cannot stand alone",
+                    kind=base_name,
+                    names=names,
+                )
             )
         else:
-            why = f"the deck has no {base_name} and a mod cannot stand alone"
+            why = L_("the deck has no {kind} and a mod cannot stand alone", kind=base_name)
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
                 out.append(
                     _at(
                         warning(
                             "herocard.mod-without-base",
-                            f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
+                            L_(
+                                "'{name}' ({kind}) can never be played: {why}",
+                                name=s.card.name,
+                                kind=Text(KIND_LABEL[mod]),
+                                why=why,
+                            ),
                             loc=s.loc,
                             source=SRC_ATTACK if group == "attack" else SRC_BLOCK,
                         ),
@@ -808,47 +912,53 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "herocard",
     {
-        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-        "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
+        "unknown-card": ("error", N_("a card the catalog and the list's packs do not know")),
+        "not-attribute-card": ("error", N_("an action card listed among the hero's attribute cards"), SRC_ATTRS),
         "not-action-card": (
             "error",
-            "an attribute card or a Treasure listed in the action deck",
+            N_("an attribute card or a Treasure listed in the action deck"),
             f"{SRC_ATTRS}, {SRC_TREASURE}",
         ),
-        "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
-        "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
+        "attribute-count": ("error", N_("a hero has exactly three attribute cards"), SRC_ATTRS),
+        "attribute-kinds": ("error", N_("a hero has one Body, one Mind and one X attribute card"), SRC_ATTRS),
         "attribute-unknown": (
             "error",
-            "an attribute card that does not say whether it is Body, Mind or X: one of each "
-            "cannot be checked until a pack says",
+            N_(
+                "an attribute card that does not say whether it is Body, Mind or X: one of each "
+                "cannot be checked until a pack says"
+            ),
             SRC_ATTRS,
         ),
         "hero-points-unknown": (
             "error",
-            "an attribute card without hero points: the hero point limit cannot be checked until a pack gives them",
+            N_("an attribute card without hero points: the hero point limit cannot be checked until a pack gives them"),
             SRC_POINTS,
         ),
-        "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)", SRC_ATTRS),
-        "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
-        "deck-min": ("error", "the action deck holds fewer cards than the rules ask", SRC_DECK),
+        "unknown-value": (
+            "warning",
+            N_("a card lacks a value a rule needs (attribute, hero points or score)"),
+            SRC_ATTRS,
+        ),
+        "hero-points-max": ("error", N_("the attribute cards' hero points exceed the agreed limit"), SRC_POINTS),
+        "deck-min": ("error", N_("the action deck holds fewer cards than the rules ask"), SRC_DECK),
         "copies-max": (
             "error",
-            "more copies of one action card than the rules allow",
+            N_("more copies of one action card than the rules allow"),
             f"{SEED}:1216-1217, {SEED}:1253",
         ),
         "cost-exceeds-score": (
             "warning",
-            "an action card costing more than the hero's score can never be played",
+            N_("an action card costing more than the hero's score can never be played"),
             SRC_COST,
         ),
         "cost-unknown": (
             "info",
-            "action costs the catalog lacks cannot be checked against the hero's scores",
+            N_("action costs the catalog lacks cannot be checked against the hero's scores"),
             SRC_COST,
         ),
         "mod-without-base": (
             "warning",
-            "an attack or block mod with no playable base card of its kind in the deck can never be played",
+            N_("an attack or block mod with no playable base card of its kind in the deck can never be played"),
             SRC_ATTACK,
         ),
     },

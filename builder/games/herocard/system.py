@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UsageError, option
 from builder.games.herocard.packs import HeroCardPacks
+from builder.i18n import L_
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
@@ -98,9 +99,9 @@ class HeroCardNewList(NewListPart):
         return [
             NewOption(
                 "hero",
-                "Hero",
+                L_("Hero"),
                 "choice",
-                help="the hero's name (a catalog hero starts with its attribute cards)",
+                help=L_("the hero's name (a catalog hero starts with its attribute cards)"),
                 start=heroes[0][0] if heroes else None,
                 choices=heroes,
                 open=True,
@@ -108,9 +109,9 @@ class HeroCardNewList(NewListPart):
             ),
             NewOption(
                 "max_hero_points",
-                "Hero point limit",
+                L_("Hero point limit"),
                 "number",
-                help="the agreed hero point limit",
+                help=L_("the agreed hero point limit"),
                 default=limit,
                 min=1,
             ),
@@ -152,7 +153,7 @@ class HeroCardSettings(SettingsPart):
         if key == "max_hero_points":
             return whole("max_hero_points", value, "max_hero_points 30"), None
         if not value.strip():
-            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
+            raise UsageError(L_("hero needs a name"), L_("e.g. set hero.yaml hero Samurai"))
         hero = catalog.find("heroes", value)
         if hero is not None:
             return hero.name, None
@@ -212,15 +213,15 @@ class HeroCardEditing(CardEditing):
             return super()._add_pick(data, catalog, pick, count, variant, check_side)
         if count != 1:
             raise EditRefused(
-                f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
-                f"leave out {option('count')}",
+                L_("'{name}' is an attribute card: a hero has it once, not {count} times", name=pick.name, count=count),
+                L_("leave out {option}", option=option("count")),
             )
         attrs = data.get("attributes")
         if not isinstance(attrs, list):
-            raise EditRefused("the list has no 'attributes:' list to edit", "add 'attributes: []' to the file")
+            raise EditRefused(L_("the list has no 'attributes:' list to edit"), L_("add 'attributes: []' to the file"))
         same = same_as(pick, catalog)
         if any(same(a) for a in attrs):
-            raise EditRefused(f"'{pick.name}' is already one of the hero's attribute cards")
+            raise EditRefused(L_("'{name}' is already one of the hero's attribute cards", name=pick.name))
         kind = pick.entry.attribute
         label = ATTR_LABEL.get(kind or "", "")
         if kind is not None:
@@ -245,7 +246,8 @@ class HeroCardEditing(CardEditing):
             if same(a):
                 if count not in (None, 1):
                     raise EditRefused(
-                        f"'{a}' is an attribute card: the hero has it once", f"leave out {option('count')}"
+                        L_("'{a}' is an attribute card: the hero has it once", a=a),
+                        L_("leave out {option}", option=option("count")),
                     )
                 del holder[i]
                 return [f"removed {a} from the hero's attribute cards"]

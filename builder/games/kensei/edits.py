@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError
+from builder.i18n import L_, Ln_
 from builder.limits import whole_between
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ MAX_MODELS = 100_000  # the most models the builder writes for one unit
 def _troops(tree: Any) -> list:
     troops = tree.get("troops")
     if not isinstance(troops, list):
-        raise UsageError("the list has no troops")
+        raise UsageError(L_("the list has no troops"))
     return troops
 
 
@@ -38,8 +39,13 @@ def _unit(tree: Any, index: int) -> tuple[list, int]:
     if not 0 <= index < len(troops):
         n = len(troops)
         raise UsageError(
-            f"no unit {index + 1} in the list: it has {n} unit{'s' * (n != 1)}",
-            "units count from 1; an index in the JSON API counts from 0" if troops else "add a troop first",
+            Ln_(
+                "no unit {value} in the list: it has {n} unit",
+                "no unit {value} in the list: it has {n} units",
+                n,
+                value=index + 1,
+            ),
+            L_("units count from 1; an index in the JSON API counts from 0") if troops else L_("add a troop first"),
         )
     return troops, index
 
@@ -75,9 +81,9 @@ class Models:
         have = m.get("models", 1) or 1
         n = int(have) + self.delta if self.delta is not None else self.value
         if n is None or n < 1:
-            raise UsageError("a unit has at least 1 model; use remove to take it off the list")
+            raise UsageError(L_("a unit has at least 1 model; use remove to take it off the list"))
         if n > MAX_MODELS:
-            raise UsageError(f"models must be between 1 and {MAX_MODELS}, not {n}")
+            raise UsageError(L_("models must be between 1 and {MAX_MODELS}, not {n}", MAX_MODELS=MAX_MODELS, n=n))
         if n == 1 and "models" in m:
             del m["models"]
         elif n != 1:
@@ -174,7 +180,7 @@ def from_form(form: dict) -> Any:
     if kind not in ("models", "duplicate", "troop", "remove"):
         return None
     if not given:
-        raise UsageError(f"say which unit to change ({kind} takes an index, counted from 0)")
+        raise UsageError(L_("say which unit to change ({kind} takes an index, counted from 0)", kind=kind))
     index = whole_between(form.get("index"), "unit index", 0, 10**9)
     if kind == "remove":
         return RemoveUnit(index)
@@ -190,4 +196,4 @@ def from_form(form: dict) -> Any:
         return Standard(index, str(form.get("value")).lower() in ON)
     if field == "led_by":
         return Leader(index, str(form.get("value") or "").strip() or None)
-    raise UsageError(f"unknown unit setting '{field}'", "standard or led_by")
+    raise UsageError(L_("unknown unit setting '{field}'", field=field), L_("standard or led_by"))

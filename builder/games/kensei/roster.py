@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
-from builder.i18n import N_, _, ngettext
+from builder.i18n import L_, N_, _, ngettext
 from builder.kit.blocks import (
     CELL_PAD,
     MM,
@@ -826,8 +826,8 @@ def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings:
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(
-            f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
-            f"use {option('card')} poker (the default) or {option('card')} tarot",
+            L_("unit cards print at a sleeve size: {value}, not '{card}'", value=", ".join(UNIT_CARD_SIZES), card=card),
+            L_("use {option} poker (the default) or {option} tarot", option=option("card")),
         )
     data = list(unit_card_data(lst, catalog))
     if not data:

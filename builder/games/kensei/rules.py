@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from builder import state
 from builder.errors import ListError
 from builder.findings import Finding, codes
+from builder.i18n import L_, N_, Text
 from builder.names import did_you_mean, normalize
 from builder.paths import origin_text
 from builder.rules.compiled import ruleset
@@ -26,6 +27,7 @@ from builder.rules.engine import (
     Item,
     Unknown,
     active_restrictions,
+    catalog_text,
     evaluate,
     exact_number,
     fmt_num,
@@ -43,6 +45,22 @@ SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
 TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
+N_("AP")  # the points unit, as a message (``builder.rules.engine.catalog_text``)
+# the troop types, as the findings name them
+TYPE_NAMES = {
+    "infantry": N_("infantry"),
+    "mounted": N_("mounted"),
+    "skirmisher": N_("skirmisher"),
+    "spiritual": N_("spiritual"),
+    "creature": N_("creature"),
+}
+
+
+def _type(value: Any) -> str:
+    """A troop type as a finding says it (translated where it is shown)."""
+    return Text(TYPE_NAMES[value]) if value in TYPE_NAMES else str(value)
+
+
 # the facts and values a restriction may use: builder.games.kensei.catalog.RESTRICTION_FACTS and
 # RESTRICTION_CONTEXT_FACTS / _VALUES (the catalog refuses any other when it is loaded)
 
@@ -142,6 +160,84 @@ def _type_name(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
+def _read_troop(doc: Any, i: int, t: Any, bad: Any, diags: list[Any]) -> tuple[Any, ...] | None:
+    """One entry of ``troops:`` as written: ``(index, name, models, led_by, standard)``, or None
+    when it is wrong (said with ``bad`` and in ``diags``)."""
+    if isinstance(t, str):
+        t = {"troop": t}
+    if not isinstance(t, dict):
+        bad(
+            ("troops", i),
+            L_(
+                "troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {type_name}",
+                i=i,
+                type_name=_type_name(t),
+            ),
+        )
+        return None
+    ok = True
+    for k in t:
+        if k not in TROOP_KEYS:
+            diags.append(
+                doc.positions.diag(
+                    ("troops", i, k),
+                    L_("unknown key '{k}' in troops[{i}]", k=k, i=i),
+                    hint=did_you_mean(str(k), TROOP_KEYS) or L_("allowed: {values}", values=", ".join(TROOP_KEYS)),
+                    prefer_key=True,
+                )
+            )
+            ok = False
+    name = t.get("troop")
+    if "troop" not in t:
+        bad(("troops", i), L_("troops[{i}] has no 'troop:' name", i=i))
+        ok = False
+    elif not isinstance(name, str) or not name.strip():
+        bad(
+            ("troops", i, "troop"),
+            L_("troops[{i}].troop must be a troop name, not {type_name}", i=i, type_name=_type_name(name)),
+        )
+        ok = False
+    models = t.get("models", 1)
+    if models is None:
+        models = 1
+    if isinstance(models, bool) or not isinstance(models, int):
+        bad(
+            ("troops", i, "models"),
+            L_("troops[{i}].models must be a whole number, not {models!r}", i=i, models=models),
+        )
+        ok = False
+    elif models < 1:
+        bad(
+            ("troops", i, "models"),
+            L_("troops[{i}].models must be at least 1, not {models}", i=i, models=models),
+            L_("remove the entry instead"),
+        )
+        ok = False
+    led_by = t.get("led_by")
+    if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
+        bad(("troops", i, "led_by"), L_("troops[{i}].led_by must be the name of a leader in the list", i=i))
+        ok = False
+    std = t.get("standard", False)
+    if std is None:
+        std = False
+    if isinstance(std, bool):
+        std = int(std)
+    elif not isinstance(std, int) or std < 0:
+        bad(
+            ("troops", i, "standard"),
+            L_(
+                "troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
+                i=i,
+                std=std,
+            ),
+            L_("write 'standard: true' on a unit that carries its Hata-Jurushi"),
+        )
+        ok = False
+    if ok and isinstance(name, str):  # ok: a troop name
+        return (i, name, models, led_by, std)
+    return None
+
+
 def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     """Validate the Kensei keys of ``doc``; resolve names. Returns ``(KenseiList, findings)``.
 
@@ -161,8 +257,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             diags.append(
                 doc.positions.diag(
                     (key,),
-                    f"unknown key '{key}' in a kensei list",
-                    hint=hint or "allowed: " + ", ".join(LIST_KEYS),
+                    L_("unknown key '{key}' in a kensei list", key=key),
+                    hint=hint or L_("allowed: {values}", values=", ".join(LIST_KEYS)),
                     prefer_key=True,
                 )
             )
@@ -171,17 +267,21 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     if "clan" not in body:
         diags.append(
             doc.positions.diag(
-                (), "missing required key 'clan'", hint="one of " + ", ".join(e.id for e in catalog.entries("clans"))
+                (),
+                L_("missing required key 'clan'"),
+                hint=L_("one of {values}", values=", ".join(e.id for e in catalog.entries("clans"))),
             )
         )
     elif not isinstance(clan_written, str) or not clan_written.strip():
-        bad(("clan",), f"'clan' must be a clan name, not {_type_name(clan_written)}")
+        bad(("clan",), L_("'clan' must be a clan name, not {type_name}", type_name=_type_name(clan_written)))
     # points
     points = body.get("points")
     if "points" not in body:
         diags.append(
             doc.positions.diag(
-                (), "missing required key 'points'", hint="the agreed battle size in army points, e.g. points: 200"
+                (),
+                L_("missing required key 'points'"),
+                hint=L_("the agreed battle size in army points, e.g. points: 200"),
             )
         )
     elif (
@@ -191,91 +291,49 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     ):
         bad(
             ("points",),
-            f"'points' must be a whole number of army points, not {_type_name(points)} {points!r}",
-            "e.g. points: 200",
+            L_(
+                "'points' must be a whole number of army points, not {type_name} {points!r}",
+                type_name=_type_name(points),
+                points=points,
+            ),
+            L_("e.g. points: 200"),
         )
     elif points <= 0:
-        bad(("points",), f"'points' must be positive, not {points}", "e.g. points: 200")
+        bad(("points",), L_("'points' must be positive, not {points}", points=points), L_("e.g. points: 200"))
     commander = body.get("commander", "hatamoto")
     if commander is None:
         commander = "hatamoto"
     if not isinstance(commander, str):
-        bad(("commander",), f"'commander' must be hatamoto, taisho or daimyo, not {_type_name(commander)}")
+        bad(
+            ("commander",),
+            L_("'commander' must be hatamoto, taisho or daimyo, not {type_name}", type_name=_type_name(commander)),
+        )
     occult = body.get("occult", False)
     if occult is None:
         occult = False
     if not isinstance(occult, bool):
-        bad(("occult",), f"'occult' must be true or false, not {occult!r}")
+        bad(("occult",), L_("'occult' must be true or false, not {occult!r}", occult=occult))
     general = body.get("general")
     if general is not None and not isinstance(general, str):
-        bad(("general",), f"'general' must be the name of a troop in the list, not {_type_name(general)}")
+        bad(
+            ("general",),
+            L_("'general' must be the name of a troop in the list, not {type_name}", type_name=_type_name(general)),
+        )
     troops = body.get("troops")
     if troops is None:
         troops = []
     if not isinstance(troops, list):
         bad(
             ("troops",),
-            f"'troops' must be a list of troops, not {_type_name(troops)}",
-            "write each troop as '- troop: NAME' with 'models: N'",
+            L_("'troops' must be a list of troops, not {type_name}", type_name=_type_name(troops)),
+            L_("write each troop as '- troop: NAME' with 'models: N'"),
         )
         troops = []
     raw_entries = []
     for i, t in enumerate(troops):
-        if isinstance(t, str):
-            t = {"troop": t}
-        if not isinstance(t, dict):
-            bad(("troops", i), f"troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {_type_name(t)}")
-            continue
-        ok = True
-        for k in t:
-            if k not in TROOP_KEYS:
-                diags.append(
-                    doc.positions.diag(
-                        ("troops", i, k),
-                        f"unknown key '{k}' in troops[{i}]",
-                        hint=did_you_mean(str(k), TROOP_KEYS) or "allowed: " + ", ".join(TROOP_KEYS),
-                        prefer_key=True,
-                    )
-                )
-                ok = False
-        name = t.get("troop")
-        if "troop" not in t:
-            bad(("troops", i), f"troops[{i}] has no 'troop:' name")
-            ok = False
-        elif not isinstance(name, str) or not name.strip():
-            bad(("troops", i, "troop"), f"troops[{i}].troop must be a troop name, not {_type_name(name)}")
-            ok = False
-        models = t.get("models", 1)
-        if models is None:
-            models = 1
-        if isinstance(models, bool) or not isinstance(models, int):
-            bad(("troops", i, "models"), f"troops[{i}].models must be a whole number, not {models!r}")
-            ok = False
-        elif models < 1:
-            bad(
-                ("troops", i, "models"),
-                f"troops[{i}].models must be at least 1, not {models}",
-                "remove the entry instead",
-            )
-            ok = False
-        led_by = t.get("led_by")
-        if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
-            bad(("troops", i, "led_by"), f"troops[{i}].led_by must be the name of a leader in the list")
-            ok = False
-        std = t.get("standard", False)
-        if std is None:
-            std = False
-        if isinstance(std, bool):
-            std = int(std)
-        elif not isinstance(std, int) or std < 0:
-            bad(
-                ("troops", i, "standard"),
-                f"troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
-                "write 'standard: true' on a unit that carries its Hata-Jurushi",
-            )
-            ok = False
-        if ok and isinstance(name, str):  # ok: a troop name
-            raw_entries.append((i, name, models, led_by, std))
+        entry = _read_troop(doc, i, t, bad, diags)
+        if entry is not None:
+            raw_entries.append(entry)
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
 
@@ -287,7 +345,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             Finding(
                 "error",
                 "kensei.unknown-clan",
-                _unknown("clan", clan_written, catalog, "clans"),
+                _unknown(L_("clan"), clan_written, catalog, "clans"),
                 loc=("clan",),
                 source=SRC["clan"],
             )
@@ -300,8 +358,11 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
                 Finding(
                     "error",
                     "kensei.clan-not-playable",
-                    f"clan '{clan.name}' is not playable (its catalog entry says playable: false); "
-                    f"choose one of {', '.join(playable)}",
+                    L_(
+                        "clan '{clan}' is not playable (its catalog entry says playable: false); choose one of {clans}",
+                        clan=clan.name,
+                        clans=", ".join(playable),
+                    ),
                     loc=("clan",),
                     source=SRC["clan"],
                 )
@@ -312,7 +373,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             Finding(
                 "error",
                 "kensei.unknown-commander",
-                _unknown("commander level", commander, catalog, "commander_levels"),
+                _unknown(L_("commander level"), commander, catalog, "commander_levels"),
                 loc=("commander",),
                 source=SRC["commander"],
             )
@@ -331,7 +392,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         troop = _find(catalog, "troops", name)
         if troop is None:
             findings.append(
-                Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
+                Finding(
+                    "error", "kensei.unknown-troop", _unknown(L_("troop"), name, catalog, "troops"), loc=("troops", i)
+                )
             )
         companion = troop is not None and troop.id in companion_ids(catalog)
         bearer = troop is not None and _is_standard_bearer(troop)
@@ -361,7 +424,9 @@ def companion_ids(catalog: Catalog) -> frozenset:
 
 def _unknown(what: str, name: Any, catalog: Catalog, section: str) -> str:
     hint = catalog.did_you_mean(section, str(name))
-    return f"unknown {what} '{name}'" + (f"; {hint}" if hint else "")
+    if hint:
+        return L_("unknown {what} '{name}'; {hint}", what=what, name=name, hint=hint)
+    return L_("unknown {what} '{name}'", what=what, name=name)
 
 
 # -- profile facts ---------------------------------------------------------------------------
@@ -648,12 +713,23 @@ def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
     spent_base = rules.get("percent_base") == "points_spent"
-    size_label = (
-        "the battle size"
-        if size == lst.points
-        else f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded "
-        f"{'down' if rounding is math.floor else 'up'}, house rule limits_between_hundreds"
-    )
+    size_label: str
+    if size == lst.points:
+        size_label = L_("the battle size")
+    elif rounding is math.floor:
+        size_label = L_(
+            "{points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded down, "
+            "house rule limits_between_hundreds",
+            points=lst.points,
+            size=size,
+        )
+    else:
+        size_label = L_(
+            "{points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded up, "
+            "house rule limits_between_hundreds",
+            points=lst.points,
+            size=size,
+        )
     ctx = Context(
         limit=lst.points,
         facts={
@@ -663,16 +739,16 @@ def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
             "limit": lst.points,
         },
         values={
-            "commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
-            "spent": (total, "points spent", ("points",)),
+            "commander_cost": (lst.commander_cost, L_("commander level {level}", level=level_name), ("commander",)),
+            "spent": (total, L_("points spent"), ("points",)),
             "size": (size, size_label, ("points",)),
             "percent_base": (
                 total if spent_base else lst.points,
-                "points spent" if spent_base else "the battle size",
+                L_("points spent") if spent_base else L_("the battle size"),
                 ("points",),
             ),
-            "troops_points": (troops_points, "troops", ("troops",)),
-            "ranged_points": (ranged_points, "ranged troops", ("troops",)),
+            "troops_points": (troops_points, L_("troops"), ("troops",)),
+            "ranged_points": (ranged_points, L_("ranged troops"), ("troops",)),
         },
         rules=rules,
         prefix="kensei",
@@ -691,7 +767,7 @@ def check(lst: KenseiList, catalog: Catalog, rules: dict) -> list[Finding]:
     findings = evaluate(catalog.model.restrictions, items, ctx)
     for f in findings:
         if f.code == "kensei.spiritual-max":
-            f.message = _spiritual_message(lst, f)
+            f.reword(_spiritual_message(lst, f))
     findings += _check_unit_sizes(lst, items)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
@@ -722,7 +798,15 @@ def _check_unit_sizes(lst: KenseiList, items: list) -> list[Finding]:
                 Finding(
                     "error",
                     f"kensei.unit-size-{kind}",
-                    f"{it.name}: unit of {it.models} models {op} {bound} (unit_{kind} of its profile in {it.origin})",
+                    L_(
+                        "{name}: unit of {n} models {op} {bound} ({field} of its profile in {origin})",
+                        name=it.name,
+                        n=it.models,
+                        op=op,
+                        bound=bound,
+                        field="unit_" + kind,
+                        origin=it.origin,
+                    ),
                     loc=it.loc,
                     source=f"{SEED}:5919-5922",
                     value=it.models,
@@ -743,12 +827,12 @@ def _spiritual_message(lst: KenseiList, f: Finding) -> str:
     onm, kom = held["O"], held["K"]
     names = ", ".join(sorted(onm + kom))
     if onm and kom:
-        return f"{names}: an army takes one Onmyouji or one Komuso, never both"
+        return L_("{names}: an army takes one Onmyouji or one Komuso, never both", names=names)
     if onm:
-        return f"{len(onm)} Onmyouji ({names}) > 1: an army takes only one Onmyouji"
+        return L_("{n} Onmyouji ({names}) > 1: an army takes only one Onmyouji", n=len(onm), names=names)
     if kom:
-        return f"{len(kom)} Komuso > 1: an army takes only one Komuso"
-    return f.message
+        return L_("{n} Komuso > 1: an army takes only one Komuso", n=len(kom))
+    return f.text or f.message
 
 
 def _check_realm(lst: KenseiList) -> list[Finding]:
@@ -769,7 +853,12 @@ def _check_realm(lst: KenseiList) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.onmyouji-realm",
-                    f"{t.name} is a {t.realm} creature; the Onmyouji's realm is {', '.join(sorted(realms))}",
+                    L_(
+                        "{name} is a {realm} creature; the Onmyouji's realm is {realms}",
+                        name=t.name,
+                        realm=t.realm,
+                        realms=", ".join(sorted(realms)),
+                    ),
                     loc=e.loc,
                     source=f"{SEED}:4917-4922",
                 )
@@ -787,10 +876,12 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.cost-unknown",
-                    f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
-                    f"missing), so the points limits cannot be checked and the list cannot be "
-                    f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
-                    f"(packs: [my-troops.yaml])",
+                    L_(
+                        "'{name}' has no cost in the catalog (the rulebook's army lists are missing), so the "
+                        "points limits cannot be checked and the list cannot be confirmed legal; give 'cost: N' "
+                        "for '{name}' in a pack (packs: [my-troops.yaml])",
+                        name=e.troop.name,
+                    ),
                     loc=e.loc,
                     source=f"{SEED}:6710-6819",
                 )
@@ -822,7 +913,9 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.general-not-listed",
-                    f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
+                    L_("the general '{name}' is not among the troops; {hint}", name=lst.general, hint=hint)
+                    if hint
+                    else L_("the general '{name}' is not among the troops", name=lst.general),
                     loc=("general",),
                     source=src,
                 )
@@ -836,19 +929,23 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "warning",
                     "kensei.general-not-hero",
-                    f"cannot tell whether '{e.troop.name}' may be the general: its profile lacks "
-                    f"'troop_class' or 'leader'; give them in a pack",
+                    L_(
+                        "cannot tell whether '{name}' may be the general: its profile lacks 'troop_class' or "
+                        "'leader'; give them in a pack",
+                        name=e.troop.name,
+                    ),
                     loc=("general",),
                     source=src,
                 )
             ]
         if not ok:
-            why = f"class {e.troop.troop_class or '?'}" + ("" if e.troop.leader else ", no leader rank")
+            cls = e.troop.troop_class or "?"
+            why = L_("class {cls}", cls=cls) if e.troop.leader else L_("class {cls}, no leader rank", cls=cls)
             return [
                 Finding(
                     "error",
                     "kensei.general-not-hero",
-                    f"the general '{e.troop.name}' must be a Hero with leader rank ({why})",
+                    L_("the general '{name}' must be a Hero with leader rank ({why})", name=e.troop.name, why=why),
                     loc=("general",),
                     source=src,
                 )
@@ -862,7 +959,7 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
             Finding(
                 "error",
                 "kensei.general-missing",
-                "no Hero with leader rank in the list to be the army general",
+                L_("no Hero with leader rank in the list to be the army general"),
                 loc=("troops",),
                 source=src,
                 value=0,
@@ -873,12 +970,19 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
     written: dict[str, int] = {}
     for e in eligible:
         written[e.name] = written.get(e.name, 0) + 1
-    names = ", ".join(f"'{n}'" + (f" {k} times" if k > 1 else "") for n, k in sorted(written.items()))
+    shown: list[str] = [
+        L_("'{name}' {n} times", name=n, n=k) if k > 1 else f"'{n}'" for n, k in sorted(written.items())
+    ]
+    names = Text(", ".join(f"{{p{i}}}" for i in range(len(shown))), {f"p{i}": x for i, x in enumerate(shown)})
     return [
         Finding(
             "error",
             "kensei.general-ambiguous",
-            f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
+            L_(
+                "{n} Heroes could be the army general ({names}); name one with 'general:'",
+                n=len(eligible),
+                names=names,
+            ),
             loc=("troops",),
             source=src,
         )
@@ -904,7 +1008,13 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
         return Finding(
             "error",
             "kensei.unit-leader-type",
-            f"{e.troop.name}: leader '{ldr_troop.name}' is {tl}, the unit is {tu}; they must be of the same type",
+            L_(
+                "{name}: leader '{leader}' is {leader_type}, the unit is {unit_type}; they must be of the same type",
+                name=e.troop.name,
+                leader=ldr_troop.name,
+                leader_type=_type(tl),
+                unit_type=_type(tu),
+            ),
             loc=e.loc + ("led_by",),
             source=src,
             value=tl,
@@ -919,12 +1029,26 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
             if ru == rl:
                 return None
             arms = {True: "ranged weapon armed", False: "hand to hand armed"}
-            rule = "" if tu == "infantry" else " (house rule unit_leader_weapons_every_type)"
+            shown = {
+                True: lambda t: L_("ranged weapon armed {type}", type=_type(t)),
+                False: lambda t: L_("hand to hand armed {type}", type=_type(t)),
+            }
+            same = (
+                L_("they must be of the same type")
+                if tu == "infantry"
+                else L_("they must be of the same type (house rule unit_leader_weapons_every_type)")
+            )
             return Finding(
                 "error",
                 "kensei.unit-leader-type",
-                f"{e.troop.name}: leader '{ldr_troop.name}' is {arms[rl]} {tl}, the unit is "
-                f"{arms[ru]} {tu}; they must be of the same type{rule}",
+                L_(
+                    "{name}: leader '{leader}' is {leader_type}, the unit is {unit_type}; {rule}",
+                    name=e.troop.name,
+                    leader=ldr_troop.name,
+                    leader_type=shown[rl](tl),
+                    unit_type=shown[ru](tu),
+                    rule=same,
+                ),
                 loc=e.loc + ("led_by",),
                 source=src,
                 value=f"{arms[rl]} {tl}",
@@ -934,11 +1058,67 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
     return Finding(
         "warning",
         "kensei.unit-leader-type",
-        f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
-        f"(a profile lacks {unknown}; give it in a pack)",
+        L_(
+            "{name}: cannot tell whether '{leader}' is of the unit's type (a profile lacks {field}; give it in a pack)",
+            name=e.troop.name,
+            leader=ldr_troop.name,
+            field=unknown,
+        ),
         loc=e.loc + ("led_by",),
         source=src,
     )
+
+
+def _leader_class(e: TroopEntry, ldr_troop: Any, catalog: Catalog, src: str) -> Finding | None:
+    """Whether the unit's leader's class may lead it (001:1852-1856): a class that leads nothing,
+    or is below the unit's, is an error; a class not given, a warning."""
+    lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
+    if lo_u is None or lo_l is None:
+        who = e.troop if lo_u is None else ldr_troop
+        if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
+            return Finding(
+                "warning",
+                "kensei.unit-leader-class",
+                L_(
+                    "{name}: '{who}' has no 'troop_class' in its profile, so whether it may lead or be led "
+                    "cannot be told; give 'troop_class' in a pack",
+                    name=e.troop.name,
+                    who=who.name,
+                ),
+                loc=e.loc + ("led_by",),
+                source=src,
+            )
+        else:
+            return Finding(
+                "error",
+                "kensei.unit-leader-class",
+                L_(
+                    "{name}: class {cls} of '{who}' can neither lead a unit nor be led (only Hero, Elite, "
+                    "Warrior and Peasant)",
+                    name=e.troop.name,
+                    cls=who.troop_class,
+                    who=who.name,
+                ),
+                loc=e.loc + ("led_by",),
+                source=src,
+            )
+    elif lo_l < lo_u:
+        return Finding(
+            "error",
+            "kensei.unit-leader-class",
+            L_(
+                "{name}: leader '{leader}' (class {leader_class}) is below the unit's class {unit_class}",
+                name=e.troop.name,
+                leader=ldr_troop.name,
+                leader_class=ldr_troop.troop_class,
+                unit_class=e.troop.troop_class,
+            ),
+            loc=e.loc + ("led_by",),
+            source=src,
+            value=ldr_troop.troop_class,
+            bound=e.troop.troop_class,
+        )
+    return None
 
 
 def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = None) -> list[Finding]:
@@ -962,7 +1142,14 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error",
                     "kensei.led-by-unknown",
-                    f"{e.troop.name}: unit leader '{e.led_by}' is not in the list" + (f"; {hint}" if hint else ""),
+                    L_(
+                        "{name}: unit leader '{leader}' is not in the list; {hint}",
+                        name=e.troop.name,
+                        leader=e.led_by,
+                        hint=hint,
+                    )
+                    if hint
+                    else L_("{name}: unit leader '{leader}' is not in the list", name=e.troop.name, leader=e.led_by),
                     loc=e.loc + ("led_by",),
                     source=src,
                 )
@@ -974,53 +1161,26 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error" if ldr_troop.leader is False else "warning",
                     "kensei.led-by-not-leader",
-                    f"{e.troop.name}: '{ldr_troop.name}' "
-                    + ("has no leader rank" if ldr_troop.leader is False else "has no 'leader' field in its profile")
-                    + " and cannot lead a unit",
+                    L_(
+                        "{name}: '{leader}' has no leader rank and cannot lead a unit",
+                        name=e.troop.name,
+                        leader=ldr_troop.name,
+                    )
+                    if ldr_troop.leader is False
+                    else L_(
+                        "{name}: '{leader}' has no 'leader' field in its profile and cannot lead a unit",
+                        name=e.troop.name,
+                        leader=ldr_troop.name,
+                    ),
                     loc=e.loc + ("led_by",),
                     source=src,
                 )
             )
             continue
         led_count.setdefault(ldr_troop.id, []).append(e)
-        lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
-        if lo_u is None or lo_l is None:
-            who = e.troop if lo_u is None else ldr_troop
-            if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
-                out.append(
-                    Finding(
-                        "warning",
-                        "kensei.unit-leader-class",
-                        f"{e.troop.name}: '{who.name}' has no 'troop_class' in its profile, so whether "
-                        "it may lead or be led cannot be told; give 'troop_class' in a pack",
-                        loc=e.loc + ("led_by",),
-                        source=src,
-                    )
-                )
-            else:
-                out.append(
-                    Finding(
-                        "error",
-                        "kensei.unit-leader-class",
-                        f"{e.troop.name}: class {who.troop_class} of '{who.name}' can neither lead "
-                        f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
-                        loc=e.loc + ("led_by",),
-                        source=src,
-                    )
-                )
-        elif lo_l < lo_u:
-            out.append(
-                Finding(
-                    "error",
-                    "kensei.unit-leader-class",
-                    f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
-                    f"below the unit's class {e.troop.troop_class}",
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                    value=ldr_troop.troop_class,
-                    bound=e.troop.troop_class,
-                )
-            )
+        finding = _leader_class(e, ldr_troop, catalog, src)
+        if finding is not None:
+            out.append(finding)
         finding = _leader_type(e, ldr_troop, catalog, split_all, src)
         if finding is not None:
             out.append(finding)
@@ -1031,7 +1191,11 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error",
                     "kensei.unit-leader-twice",
-                    f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads one unit",
+                    L_(
+                        "'{name}' leads {n} units; a leader leads one unit",
+                        name=_find(catalog, "troops", tid).name,
+                        n=len(units),
+                    ),
                     loc=e.loc + ("led_by",),
                     source=src,
                     value=len(units),
@@ -1081,8 +1245,11 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.the-protector",
-                    f"Sato is led by '{s.led_by}', but with Kogen in the army Sato must be deployed "
-                    "in the unit Kogen leads (The Protector)",
+                    L_(
+                        "Sato is led by '{leader}', but with Kogen in the army Sato must be deployed in the unit "
+                        "Kogen leads (The Protector)",
+                        leader=s.led_by,
+                    ),
                     loc=s.loc + ("led_by",),
                     source=src,
                 )
@@ -1092,9 +1259,12 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "info",
                     "kensei.the-protector",
-                    f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
-                    f"profile: the unit counts {led[0].models + 1} miniatures with him; +1 to the "
-                    "Protect the Leader roll (The Protector)",
+                    L_(
+                        "Sato is deployed in the unit Kogen leads ({unit}) and uses its profile: the unit counts "
+                        "{n} miniatures with him; +1 to the Protect the Leader roll (The Protector)",
+                        unit=led[0].troop.name,
+                        n=led[0].models + 1,
+                    ),
                     loc=s.loc,
                     source=src,
                 )
@@ -1104,8 +1274,11 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.the-protector",
-                    f"Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, "
-                    f"so Sato is one model, not {s.models} (The Protector)",
+                    L_(
+                        "Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, so Sato "
+                        "is one model, not {n} (The Protector)",
+                        n=s.models,
+                    ),
                     loc=s.loc + ("models",),
                     source=src,
                     value=s.models,
@@ -1117,8 +1290,10 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "info",
                     "kensei.the-protector",
-                    "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
-                    "unit of two miniatures (The Protector)",
+                    L_(
+                        "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a unit of "
+                        "two miniatures (The Protector)"
+                    ),
                     loc=s.loc,
                     source=src,
                 )
@@ -1142,7 +1317,7 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-outside-unit",
-                    "a Hata-Jurushi must be deployed inside a unit; write 'standard: true' on that unit instead",
+                    L_("a Hata-Jurushi must be deployed inside a unit; write 'standard: true' on that unit instead"),
                     loc=e.loc,
                     source=src,
                 )
@@ -1155,7 +1330,7 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-max",
-                    f"{e.troop.name}: {e.standard} Hata-Jurushi in one unit > 1 (one for each unit)",
+                    L_("{name}: {n} Hata-Jurushi in one unit > 1 (one for each unit)", name=e.troop.name, n=e.standard),
                     loc=e.loc + ("standard",),
                     source=src,
                     value=e.standard,
@@ -1168,7 +1343,10 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-not-unit",
-                    f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed inside a unit",
+                    L_(
+                        "{name} is a single model, not a unit: a Hata-Jurushi is deployed inside a unit",
+                        name=e.troop.name,
+                    ),
                     loc=e.loc + ("standard",),
                     source=src,
                 )
@@ -1178,9 +1356,12 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-not-unit",
-                    f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
-                    f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
-                    f"{e.troop.troop_class}",
+                    L_(
+                        "{name}: under the house rule standard_leader_classes a Hata-Jurushi goes only in a unit "
+                        "of class Hero, Elite, Warrior or Peasant, not {cls}",
+                        name=e.troop.name,
+                        cls=e.troop.troop_class,
+                    ),
                     loc=e.loc + ("standard",),
                     source=f"{src}, {SEED}:1852-1856",
                 )
@@ -1217,7 +1398,12 @@ def _check_shikigami(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                     Finding(
                         "info",
                         "kensei.onmyouji-shikigami",
-                        f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded with it)",
+                        L_(
+                            "{owner} comes with {n} {name} (not listed; they are fielded with it)",
+                            owner=owner.troop.name,
+                            n=each,
+                            name=name,
+                        ),
                         loc=owner.loc,
                         source=src,
                         value=0,
@@ -1226,13 +1412,19 @@ def _check_shikigami(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 )
         elif got != want:
             held = sum(o.models for o, _ in owners)
-            with_whom = f"{held} Onmyouji" if held else "no Onmyouji"
+            with_whom = L_("{n} Onmyouji", n=held) if held else L_("no Onmyouji")
             out.append(
                 Finding(
                     "error",
                     "kensei.onmyouji-shikigami",
-                    f"{got} {name} listed, but {want} go with {with_whom} "
-                    "(an Onmyouji is accompanied by two Shikigami)",
+                    L_(
+                        "{got} {name} listed, but {want} go with {with_whom} (an Onmyouji is accompanied by two "
+                        "Shikigami)",
+                        got=got,
+                        name=name,
+                        want=want,
+                        with_whom=with_whom,
+                    ),
                     loc=got_entries[0].loc,
                     source=src,
                     value=got,
@@ -1257,9 +1449,17 @@ def _check_peasants(lst: KenseiList, rules: dict) -> list[Finding]:
                 Finding(
                     "warning",
                     "kensei.peasant-pairs",
-                    f"{t.name}: {e.models} models, but peasants are bought {n} for every "
-                    f"{fmt_num(t.purchase.points)} {UNIT}: paid as {paid} "
-                    f"({fmt_num(e.points)} {UNIT})",
+                    L_(
+                        "{name}: {n} models, but peasants are bought {per} for every {cost} {unit}: paid as {paid} "
+                        "({points} {unit})",
+                        name=t.name,
+                        n=e.models,
+                        per=n,
+                        cost=fmt_num(t.purchase.points),
+                        unit=catalog_text(UNIT),
+                        paid=paid,
+                        points=fmt_num(e.points),
+                    ),
                     loc=e.loc + ("models",),
                     source=SRC["peasants"],
                     value=e.models,
@@ -1509,53 +1709,63 @@ def points_by(lst: KenseiList, catalog: Catalog, rules: dict, fact: str) -> dict
 FINDING_CODES = codes(
     "kensei",
     {
-        "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+        "unknown-clan": ("error", N_("the list's clan is not in the catalog"), SRC["clan"]),
         "clan-not-playable": (
             "error",
-            "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
-            "playable clan",
+            N_(
+                "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
+                "playable clan"
+            ),
             f"{SEED}:286, {SRC['clan']}",
         ),
-        "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
-        "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
+        "unknown-commander": ("error", N_("the commander level is not one of the catalog's"), SRC["commander"]),
+        "unknown-troop": ("error", N_("a troop the catalog and the list's packs do not know")),
         "cost-unknown": (
             "error",
-            "a troop without a cost in the catalog: the points limits cannot be checked until a pack gives it",
+            N_("a troop without a cost in the catalog: the points limits cannot be checked until a pack gives it"),
         ),
-        "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
-        "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
-        "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
-        "general-missing": ("error", "no Hero with leader rank to be the army general", SRC["general"]),
-        "general-ambiguous": ("error", "several Heroes could be the general; 'general:' must name one", SRC["general"]),
-        "led-by-unknown": ("error", "a unit's leader ('led_by') is not in the list", SRC["unit_leader"]),
-        "led-by-not-leader": ("error", "a unit's leader ('led_by') has no leader rank", SRC["unit_leader"]),
+        "onmyouji-realm": (
+            "error",
+            N_("a creature from outside the realm of the army's Onmyouji"),
+            f"{SEED}:4917-4922",
+        ),
+        "general-not-listed": ("error", N_("the general named by 'general:' is not among the troops"), SRC["general"]),
+        "general-not-hero": ("error", N_("the army general must be a Hero with leader rank"), SRC["general"]),
+        "general-missing": ("error", N_("no Hero with leader rank to be the army general"), SRC["general"]),
+        "general-ambiguous": (
+            "error",
+            N_("several Heroes could be the general; 'general:' must name one"),
+            SRC["general"],
+        ),
+        "led-by-unknown": ("error", N_("a unit's leader ('led_by') is not in the list"), SRC["unit_leader"]),
+        "led-by-not-leader": ("error", N_("a unit's leader ('led_by') has no leader rank"), SRC["unit_leader"]),
         "unit-leader-class": (
             "error",
-            "a unit leader's class is below the unit's, or its class cannot lead",
+            N_("a unit leader's class is below the unit's, or its class cannot lead"),
             SRC["unit_leader"],
         ),
-        "unit-leader-type": ("error", "a unit leader is not of the unit's troop type", SRC["unit_leader"]),
-        "unit-leader-twice": ("error", "one leader leads more than one unit", SRC["unit_leader"]),
-        "the-protector": ("error", "Sato deploys in the unit Kogen leads (The Protector)", f"{SEED}:7295-7312"),
+        "unit-leader-type": ("error", N_("a unit leader is not of the unit's troop type"), SRC["unit_leader"]),
+        "unit-leader-twice": ("error", N_("one leader leads more than one unit"), SRC["unit_leader"]),
+        "the-protector": ("error", N_("Sato deploys in the unit Kogen leads (The Protector)"), f"{SEED}:7295-7312"),
         "standard-outside-unit": (
             "error",
-            "a Hata-Jurushi listed on its own instead of inside a unit",
+            N_("a Hata-Jurushi listed on its own instead of inside a unit"),
             SRC["standard"],
         ),
-        "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
+        "standard-max": ("error", N_("more than one Hata-Jurushi in one unit"), SRC["standard"]),
         "standard-not-unit": (
             "error",
-            "a Hata-Jurushi on a single model (or, under a house rule, a unit of a class that may not be led)",
+            N_("a Hata-Jurushi on a single model (or, under a house rule, a unit of a class that may not be led)"),
             SRC["standard"],
         ),
         "onmyouji-shikigami": (
             "error",
-            "the Shikigami listed do not match the Onmyouji they go with",
+            N_("the Shikigami listed do not match the Onmyouji they go with"),
             SRC["shikigami"],
         ),
         "peasant-pairs": (
             "warning",
-            "peasants are bought in groups; an odd number is paid as the next group",
+            N_("peasants are bought in groups; an odd number is paid as the next group"),
             SRC["peasants"],
         ),
     },

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import UnknownEntry, UsageError, option
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.units import KenseiUnits
+from builder.i18n import L_
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.editing import EditingPart
@@ -170,24 +171,31 @@ class KenseiNewList(NewListPart):
         return [
             NewOption(
                 "clan",
-                "Clan",
+                L_("Clan"),
                 "choice",
-                help="the army's clan",
+                help=L_("the army's clan"),
                 choices=tuple((e.id, e.name) for e in catalog.entries("clans") if e.playable),
                 required=True,
                 prompt="choose a clan",
             ),
-            NewOption("points", "Battle size (AP)", "number", help="the agreed battle size in AP", default=200, min=1),
+            NewOption(
+                "points", L_("Battle size (AP)"), "number", help=L_("the agreed battle size in AP"), default=200, min=1
+            ),
             NewOption(
                 "commander",
-                "Commander",
+                L_("Commander"),
                 "choice",
-                help="the commander's level",
+                help=L_("the commander's level"),
                 default="hatamoto",
                 choices=tuple((e.id, e.name) for e in catalog.entries("commander_levels")),
             ),
             NewOption(
-                "occult", "Occult rules", "flag", help="use the advanced occult rules", default=False, form=False
+                "occult",
+                L_("Occult rules"),
+                "flag",
+                help=L_("use the advanced occult rules"),
+                default=False,
+                form=False,
             ),
         ]
 
@@ -214,12 +222,15 @@ class KenseiSettings(SettingsPart):
 
     def value(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
         if key not in SET_KEYS:
-            raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
+            raise UsageError(
+                L_("cannot set '{key}'", key=key),
+                did_you_mean(key, SET_KEYS) or L_("one of {values}", values=", ".join(SET_KEYS)),
+            )
         if key == "commander":
             lvl = catalog.find("commander_levels", value)
             if lvl is None:
                 raise UnknownEntry(
-                    f"unknown commander level '{value}'",
+                    L_("unknown commander level '{value}'", value=value),
                     catalog.did_you_mean("commander_levels", value) or _one_of(catalog, "commander_levels"),
                 )
             return lvl.id, None
@@ -227,16 +238,17 @@ class KenseiSettings(SettingsPart):
             c = catalog.find("clans", value)
             if c is None:
                 raise UnknownEntry(
-                    f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or _one_of(catalog, "clans")
+                    L_("unknown clan '{value}'", value=value),
+                    catalog.did_you_mean("clans", value) or _one_of(catalog, "clans"),
                 )
             return c.id, None
         if key == "points":
             try:
                 n = int(value)
             except ValueError:
-                raise UsageError(f"points must be a whole number, not '{value}'", "e.g. 400") from None
+                raise UsageError(L_("points must be a whole number, not '{value}'", value=value), "e.g. 400") from None
             if n <= 0:
-                raise UsageError(f"points must be positive, not {n}")
+                raise UsageError(L_("points must be positive, not {n}", n=n))
             return n, None
         if key == "occult":
             v = value.strip().lower()
@@ -244,7 +256,7 @@ class KenseiSettings(SettingsPart):
                 return True, None
             if v in ("false", "no", "off", "0"):
                 return False, None
-            raise UsageError(f"occult takes true or false, not '{value}'")
+            raise UsageError(L_("occult takes true or false, not '{value}'", value=value))
         if key == "general":
             if not value.strip():
                 return None, None  # no general named: the list's hero leads
@@ -300,7 +312,7 @@ class KenseiEditing(EditingPart):
         t = self.game.troop(catalog, name)
         n = models if models is not None else self.game.default_models(catalog, t)
         if n < 1:
-            raise UsageError(f"{option('models')} must be at least 1, not {n}")
+            raise UsageError(L_("{option} must be at least 1, not {n}", option=option("models"), n=n))
         if led_by is not None:
             self.game.troop(catalog, led_by)
         i = add_troop(data, t.name, n, led_by, standard)
@@ -332,8 +344,8 @@ class Kensei(GameSystem["KenseiList", "Catalog"]):
         t = catalog.find("troops", name)
         if t is None:
             raise UnknownEntry(
-                f"unknown troop '{name}'",
-                catalog.did_you_mean("troops", name) or "see 'daimyo catalog list kensei troops'",
+                L_("unknown troop '{name}'", name=name),
+                catalog.did_you_mean("troops", name) or L_("see 'daimyo catalog list kensei troops'"),
             )
         return t
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
+from builder.i18n import L_
 
 SIDES = ("samurai", "imperial")
 _OPTION = re.compile(r"^\s*([A-Za-z])\s*(-?[0-9]+)\s*$")
@@ -121,17 +122,21 @@ def cross_check(catalog: Any) -> list:
     letters = {s.letter for s in m.suits}
     if len(m.suits) != 8:
         out.append(
-            catalog.diag(("suits",), f"expected the 8 suits of 003_d64fd863b3930085.txt:20-28, found {len(m.suits)}")
+            catalog.diag(
+                ("suits",), L_("expected the 8 suits of 003_d64fd863b3930085.txt:20-28, found {n}", n=len(m.suits))
+            )
         )
     seen_letters: dict[str, int] = {}
     for i, s in enumerate(m.suits):
         if s.letter in seen_letters:
-            out.append(catalog.diag(("suits", i, "letter"), f"suit letter '{s.letter}' is used twice"))
+            out.append(
+                catalog.diag(("suits", i, "letter"), L_("suit letter '{letter}' is used twice", letter=s.letter))
+            )
         seen_letters[s.letter] = i
     side_ids = {s.id for s in m.sides}
     for need in SIDES:
         if need not in side_ids:
-            out.append(catalog.diag(("sides",), f"side '{need}' is missing"))
+            out.append(catalog.diag(("sides",), L_("side '{need}' is missing", need=need)))
     for i, c in enumerate(m.cards):
         unknown = [o.suit for o in c.options if o.suit not in letters]
         if unknown and not c.unknown_suit:
@@ -139,24 +144,40 @@ def cross_check(catalog: Any) -> list:
                 catalog.diag(
                     ("cards", i, "printed"),
                     f"card '{c.name}' uses suit letter '{unknown[0]}', which is none of " + ", ".join(sorted(letters)),
-                    hint="fix the letter, or keep it as printed with 'unknown_suit: true'",
+                    hint=L_("fix the letter, or keep it as printed with 'unknown_suit: true'"),
                 )
             )
         if c.unknown_suit and not unknown:
             out.append(
                 catalog.diag(
-                    ("cards", i, "unknown_suit"), f"card '{c.name}' is flagged unknown_suit but all its suits exist"
+                    ("cards", i, "unknown_suit"),
+                    L_("card '{name}' is flagged unknown_suit but all its suits exist", name=c.name),
                 )
             )
         for o in c.options:
             if o.strength <= 0:
                 out.append(
                     catalog.diag(
-                        ("cards", i, "printed"), f"card '{c.name}' has strength {o.strength}; strengths are positive"
+                        ("cards", i, "printed"),
+                        L_(
+                            "card '{name}' has strength {strength}; strengths are positive",
+                            name=c.name,
+                            strength=o.strength,
+                        ),
                     )
                 )
     for s in m.sides:
         n = sum(1 for c in m.cards if c.side == s.id)
         if n != s.deck_size and not catalog.packs:
-            out.append(catalog.diag(("sides",), f"the {s.id} deck has {n} cards, side says deck_size {s.deck_size}"))
+            out.append(
+                catalog.diag(
+                    ("sides",),
+                    L_(
+                        "the {id} deck has {n} cards, side says deck_size {deck_size}",
+                        id=s.id,
+                        n=n,
+                        deck_size=s.deck_size,
+                    ),
+                )
+            )
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from builder.errors import UsageError, option
+from builder.i18n import L_
 from builder.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def satsuma_clash(
     side = (attacker or "").strip().lower()
     if side not in core.SIDES:
         raise UsageError(
-            f"{option('attacker')} must be samurai or imperial, not '{attacker}'",
+            L_("{option} must be samurai or imperial, not '{attacker}'", option=option("attacker"), attacker=attacker),
             did_you_mean(attacker or "", core.SIDES) or None,
         )
     cat = load_catalog(GAME, list(packs))
@@ -49,7 +50,9 @@ def satsuma_clash(
     for name, text in (("samurai", samurai), ("imperial", imperial)):
         names = parse_hand(text)
         if not names:
-            raise UsageError(f"--{name} names no cards", 'separate card names with ";", e.g. "Honor; Bushido"')
+            raise UsageError(
+                L_("--{name} names no cards", name=name), L_('separate card names with ";", e.g. "Honor; Bushido"')
+            )
         try:
             hands[name] = core.play_cards(cat, names, name, rules)
         except LookupError as exc:
@@ -57,8 +60,13 @@ def satsuma_clash(
         size = int(core.constant(cat, "hand_size", core.HAND_SIZE))
         if len(names) > size:
             raise UsageError(
-                f"--{name} names {len(names)} cards; a hand holds {size} "
-                f"(each player draws {size} cards, {core.SEED}:35)"
+                L_(
+                    "--{name} names {n} cards; a hand holds {size} (each player draws {size} cards, {SEED}:35)",
+                    name=name,
+                    n=len(names),
+                    size=size,
+                    SEED=core.SEED,
+                )
             )
         seen: dict[str, int] = {}
         for card in (core.find_card(cat, n, name) for n in names):
@@ -66,37 +74,53 @@ def satsuma_clash(
         twice = [n for n, k in seen.items() if k > 1]
         if twice:
             raise UsageError(
-                f"--{name} names {', '.join(repr(n) for n in twice)} more than once; "
-                "the published deck holds one copy of each card"
+                L_(
+                    "--{name} names {value} more than once; the published deck holds one copy of each card",
+                    name=name,
+                    value=", ".join(repr(n) for n in twice),
+                )
             )
     per_loss = core.constant(cat, "casualties_per_loss", 1)
     choice = (escape or "auto").strip().lower()
     if choice not in ("auto", "use", "leave"):
         raise UsageError(
-            f"{option('escape')} must be auto, use or leave, not '{escape}'",
+            L_("{option} must be auto, use or leave, not '{escape}'", option=option("escape"), escape=escape),
             did_you_mean(escape or "", ["auto", "use", "leave"]) or None,
         )
     if choice == "auto":
         return core.clash(side, hands["samurai"], hands["imperial"], per_loss)
     if side == "samurai":
         raise UsageError(
-            f"{option('escape')} {choice}: the samurai attack, and the attacker may not use Escape cards "
-            f"({core.SEED}:47)"
+            L_(
+                "{option} {choice}: the samurai attack, and the attacker may not use Escape cards ({SEED}:47)",
+                option=option("escape"),
+                choice=choice,
+                SEED=core.SEED,
+            )
         )
     want = choice == "use"
     without, with_e = core.escape_totals(hands["samurai"], "defender")
     if want and with_e is None:
-        raise UsageError(f"{option('escape')} use: the samurai hand has no Escape card to use")
+        raise UsageError(L_("{option} use: the samurai hand has no Escape card to use", option=option("escape")))
     rule = rules.get("escape_choice", "needed")
     top = max(without, with_e if with_e is not None else without)
     if rule != "free" and (with_e if want else without) != top:
         raise UsageError(
-            f"{option('escape')} {choice}: under the house rule escape_choice={rule} the samurai count "
-            f"their highest total, {top}",
-            "agree the house rule escape_choice=free to allow it",
+            L_(
+                "{option} {choice}: under the house rule escape_choice={rule} the samurai count their highest total, {top}",
+                option=option("escape"),
+                choice=choice,
+                rule=rule,
+                top=top,
+            ),
+            L_("agree the house rule escape_choice=free to allow it"),
         )
     if rule == "needed" and want != (top != without):
         raise UsageError(
-            f"{option('escape')} {choice}: under the house rule escape_choice=needed the samurai do not choose"
+            L_(
+                "{option} {choice}: under the house rule escape_choice=needed the samurai do not choose",
+                option=option("escape"),
+                choice=choice,
+            )
         )
     return core.clash(side, hands["samurai"], hands["imperial"], per_loss, samurai_escape=want)

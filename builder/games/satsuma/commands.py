@@ -8,9 +8,11 @@ and adds them under the game's id; typer is imported only when they are added.
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import safe_terminal
+from builder.errors import safe_terminal, unknown_format
+from builder.i18n import N_, SOURCE_LANGUAGE, use
 
 if TYPE_CHECKING:
     from builder.games.satsuma.rules import Clash
@@ -42,7 +44,7 @@ def format_clash(res: Clash) -> list[str]:
 class SatsumaCommands:
     """``clash`` and ``simulate``, under ``daimyo satsuma``."""
 
-    help = "Satsuma Rebellion helpers."
+    help = N_("Satsuma Rebellion helpers.")
 
     def register(self, group: Any, cli: Any) -> None:
         """Add the commands to ``group`` (a typer app); ``cli`` gives the command line's helpers
@@ -72,7 +74,7 @@ class SatsumaCommands:
 
             try:
                 if format not in ("text", "json"):
-                    raise UsageError(f"unknown format '{format}'", "use text or json")
+                    raise UsageError(unknown_format(format, ("text", "json")))
                 from builder.games.satsuma.clash import satsuma_clash
 
                 res = satsuma_clash(attacker, samurai, imperial, cli.parse_rule_options(rule), pack, escape)
@@ -81,7 +83,8 @@ class SatsumaCommands:
                     sys.stderr.write(line + "\n")
                 raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT) from None
             if format == "json":
-                sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
+                with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+                    sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
             else:
                 for line in format_clash(res):
                     sys.stdout.write(safe_terminal(line) + "\n")
@@ -125,13 +128,14 @@ class SatsumaCommands:
 
             if readings:
                 if format == "json":
-                    sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
+                    with use(SOURCE_LANGUAGE):
+                        sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
                 else:
                     for line in simu.format_readings():
                         sys.stdout.write(safe_terminal(line) + "\n")
                 return
             if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
+                raise UsageError(unknown_format(format, ("text", "json")))
             game, info = simu.prepare(
                 games, jobs, policy, samurai, imperial, cli.parse_rule_options(rule), pack, reference, lists=cli.lists
             )
@@ -140,7 +144,8 @@ class SatsumaCommands:
                 tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)
             finally:
                 bar.close()
-            rep = simu.report(tally, game, info, seed)
+            with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
+                rep = simu.report(tally, game, info, seed)
             if format == "json":
                 sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
             else:

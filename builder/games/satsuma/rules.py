@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
+from builder.i18n import L_, N_
 from builder.names import did_you_mean, normalize
 
 if TYPE_CHECKING:
@@ -657,25 +658,73 @@ _KEYS = ("side", "deck", "cards")
 _CARD_KEYS = ("printed", "count")
 
 
-def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
+def _read_custom(
+    doc: Any, name: Any, value: dict[str, Any], loc: tuple[Any, ...], side: Any, diags: list[Any]
+) -> DeckEntry | None:
+    """A custom card of ``cards:`` (``{printed: F5, count: 1}``), or None when it is wrong (said
+    in ``diags``)."""
     from builder.games.satsuma.catalog import parse_printed
 
+    bad = False
+    for k in value:
+        if k not in _CARD_KEYS:
+            diags.append(
+                doc.positions.diag(
+                    loc + (k,),
+                    L_("unknown key '{k}' in custom card '{name}'", k=k, name=name),
+                    hint=did_you_mean(str(k), _CARD_KEYS) or L_("keys: printed, count"),
+                    prefer_key=True,
+                )
+            )
+            bad = True
+    count = value.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        diags.append(
+            doc.diag(
+                loc + ("count",),
+                L_(
+                    "custom card '{name}': count must be a whole number 1 or more, not {count!r}",
+                    name=name,
+                    count=count,
+                ),
+            )
+        )
+        bad = True
+    printed = value.get("printed")
+    if "printed" not in value:
+        diags.append(doc.diag(loc, L_("custom card '{name}' needs 'printed:' such as 'F5 or M3'", name=name)))
+        bad = True
+    else:
+        try:
+            opts = parse_printed(str(printed))
+        except ValueError as exc:
+            diags.append(doc.diag(loc + ("printed",), L_("custom card '{name}': {exc}", name=name, exc=exc)))
+            bad = True
+    if not bad:
+        pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
+        return DeckEntry(str(name), count, loc, custom=pc)
+    return None
+
+
+def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
     body = doc.body()
     diags = []
     for key in body:
         if key not in _KEYS:
             hint = did_you_mean(str(key), _KEYS) or "keys: " + ", ".join(_KEYS)
             diags.append(
-                doc.positions.diag((key,), f"unknown key '{key}' in a satsuma deck", hint=hint, prefer_key=True)
+                doc.positions.diag(
+                    (key,), L_("unknown key '{key}' in a satsuma deck", key=key), hint=hint, prefer_key=True
+                )
             )
     side = body.get("side")
     if "side" not in body:
-        diags.append(doc.diag((), "missing required key 'side'", hint="side: samurai or side: imperial"))
+        diags.append(doc.diag((), L_("missing required key 'side'"), hint=L_("side: samurai or side: imperial")))
     elif not isinstance(side, str) or side.strip().lower() not in SIDES:
         diags.append(
             doc.diag(
                 ("side",),
-                f"side must be samurai or imperial, not {side!r}",
+                L_("side must be samurai or imperial, not {side!r}", side=side),
                 hint=did_you_mean(str(side), SIDES) or None,
             )
         )
@@ -684,20 +733,22 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
     has_deck, has_cards = "deck" in body, "cards" in body
     if has_deck and has_cards:
         diags.append(
-            doc.positions.diag(("cards",), "give either 'deck: standard' or 'cards:', not both", prefer_key=True)
+            doc.positions.diag(("cards",), L_("give either 'deck: standard' or 'cards:', not both"), prefer_key=True)
         )
     elif not has_deck and not has_cards:
         diags.append(
             doc.diag(
-                (), "missing 'deck: standard' or 'cards:'", hint="deck: standard plays the published deck of the side"
+                (),
+                L_("missing 'deck: standard' or 'cards:'"),
+                hint=L_("deck: standard plays the published deck of the side"),
             )
         )
     if has_deck and not (isinstance(body["deck"], str) and body["deck"].strip().lower() == "standard"):
         diags.append(
             doc.diag(
                 ("deck",),
-                f"deck must be 'standard', not {body['deck']!r}",
-                hint="write a variant deck under 'cards:' instead",
+                L_("deck must be 'standard', not {deck!r}", deck=body["deck"]),
+                hint=L_("write a variant deck under 'cards:' instead"),
             )
         )
     entries: list[DeckEntry] = []
@@ -707,8 +758,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
             diags.append(
                 doc.diag(
                     ("cards",),
-                    "'cards' must be a mapping of card names to counts",
-                    hint="e.g. cards: {Bushido: 1, Honor: 1}",
+                    L_("'cards' must be a mapping of card names to counts"),
+                    hint=L_("e.g. cards: {Bushido: 1, Honor: 1}"),
                 )
             )
             cards = {}
@@ -718,8 +769,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                 diags.append(
                     doc.diag(
                         loc,
-                        f"card '{name}': the count must be a whole number, not {value!r}",
-                        hint="or a custom card: {printed: F5, count: 1}",
+                        L_("card '{name}': the count must be a whole number, not {value!r}", name=name, value=value),
+                        hint=L_("or a custom card: {printed: F5, count: 1}"),
                     )
                 )
                 continue
@@ -728,46 +779,16 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                     diags.append(
                         doc.diag(
                             loc,
-                            f"card '{name}': count {value} must be 1 or more",
-                            hint="remove the line to leave the card out",
+                            L_("card '{name}': count {value} must be 1 or more", name=name, value=value),
+                            hint=L_("remove the line to leave the card out"),
                         )
                     )
                     continue
                 entries.append(DeckEntry(str(name), value, loc))
                 continue
-            bad = False
-            for k in value:
-                if k not in _CARD_KEYS:
-                    diags.append(
-                        doc.positions.diag(
-                            loc + (k,),
-                            f"unknown key '{k}' in custom card '{name}'",
-                            hint=did_you_mean(str(k), _CARD_KEYS) or "keys: printed, count",
-                            prefer_key=True,
-                        )
-                    )
-                    bad = True
-            count = value.get("count", 1)
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                diags.append(
-                    doc.diag(
-                        loc + ("count",), f"custom card '{name}': count must be a whole number 1 or more, not {count!r}"
-                    )
-                )
-                bad = True
-            printed = value.get("printed")
-            if "printed" not in value:
-                diags.append(doc.diag(loc, f"custom card '{name}' needs 'printed:' such as 'F5 or M3'"))
-                bad = True
-            else:
-                try:
-                    opts = parse_printed(str(printed))
-                except ValueError as exc:
-                    diags.append(doc.diag(loc + ("printed",), f"custom card '{name}': {exc}"))
-                    bad = True
-            if not bad:
-                pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
-                entries.append(DeckEntry(str(name), count, loc, custom=pc))
+            custom = _read_custom(doc, name, value, loc, side, diags)
+            if custom is not None:
+                entries.append(custom)
     if diags:
         raise ListError(diags)
     findings: list[Finding] = []
@@ -786,7 +807,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                 findings.append(
                     error(
                         "satsuma.unknown-name",
-                        f"unknown card '{e.name}'" + (f"; {hint}" if hint else ""),
+                        L_("unknown card '{name}'; {hint}", name=e.name, hint=hint)
+                        if hint
+                        else L_("unknown card '{name}'", name=e.name),
                         loc=e.loc,
                         source=f"{SEED}:62-155",
                     )
@@ -797,6 +820,58 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
         side=side, deck="standard" if has_deck else "variant", entries=entries, agreed=dict(doc.house_rules)
     )
     return lst, findings
+
+
+def _check_custom(e: Any, catalog: Catalog, letters: str) -> list[Finding]:
+    """A custom card of the list (``printed:``): what it replaces, its suits and strengths."""
+    out: list[Finding] = []
+    known = catalog.find("cards", e.name)
+    if known is not None:
+        out.append(
+            info(
+                "satsuma.custom-card",
+                L_(
+                    "custom card '{name}' printed '{printed}' replaces the catalog card printed '{known}'",
+                    name=e.name,
+                    printed=e.custom.printed,
+                    known=known.printed,
+                ),
+                loc=e.loc,
+                source=known.source,
+            )
+        )
+    for suit, strength in e.custom.options:
+        if suit not in SUIT_NAMES:
+            out.append(
+                error(
+                    "satsuma.unknown-suit",
+                    L_(
+                        "custom card '{name}' uses suit '{suit}', none of the eight suits ({letters})",
+                        name=e.name,
+                        suit=suit,
+                        letters=letters,
+                    ),
+                    loc=e.loc + ("printed",),
+                    source=f"{SEED}:20-28",
+                    value=suit,
+                )
+            )
+        if strength <= 0:
+            out.append(
+                error(
+                    "satsuma.strength",
+                    L_(
+                        "custom card '{name}' has strength {strength}; strengths are positive",
+                        name=e.name,
+                        strength=strength,
+                    ),
+                    loc=e.loc + ("printed",),
+                    source=f"{SEED}:19",
+                    value=strength,
+                    bound=1,
+                )
+            )
+    return out
 
 
 def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
@@ -810,8 +885,20 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
             out.append(
                 error(
                     "satsuma.wrong-side",
-                    f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"
-                    + (f"; {hint}" if hint else ""),
+                    L_(
+                        "'{name}' is a card of the {side} deck, not the {deck} deck; {hint}",
+                        name=e.card.name,
+                        side=e.card.side,
+                        deck=lst.side,
+                        hint=hint,
+                    )
+                    if hint
+                    else L_(
+                        "'{name}' is a card of the {side} deck, not the {deck} deck",
+                        name=e.card.name,
+                        side=e.card.side,
+                        deck=lst.side,
+                    ),
                     loc=e.loc,
                     source=e.card.source,
                     value=e.card.side,
@@ -821,15 +908,25 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
         if e.card is not None and e.card.unknown_suit:
             bad = [o.printed for o in e.card.options if o.suit not in SUIT_NAMES]
             if mapped is None:
-                how = "it has no usable option (house rule bodyguard_suit=none)"
+                how = L_("it has no usable option (house rule bodyguard_suit=none)")
             else:
-                how = f"it plays as {SUIT_NAMES[mapped]} (house rule bodyguard_suit={rules.get('bodyguard_suit')})"
+                how = L_(
+                    "it plays as {suit} (house rule bodyguard_suit={rule})",
+                    suit=SUIT_NAMES[mapped],
+                    rule=rules.get("bodyguard_suit"),
+                )
             sev = info if agreed else warning
             out.append(
                 sev(
                     "satsuma.unknown-suit",
-                    f"'{e.card.name}' is printed '{e.card.printed}': suit '{bad[0][0]}' is none of the "
-                    f"eight suits ({letters}); {how}",
+                    L_(
+                        "'{name}' is printed '{printed}': suit '{suit}' is none of the eight suits ({letters}); {how}",
+                        name=e.card.name,
+                        printed=e.card.printed,
+                        suit=bad[0][0],
+                        letters=letters,
+                        how=how,
+                    ),
                     loc=e.loc,
                     source=e.card.source,
                     value=bad[0][0],
@@ -837,46 +934,14 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
                 )
             )
         if e.custom is not None:
-            known = catalog.find("cards", e.name)
-            if known is not None:
-                out.append(
-                    info(
-                        "satsuma.custom-card",
-                        f"custom card '{e.name}' printed '{e.custom.printed}' replaces the catalog card "
-                        f"printed '{known.printed}'",
-                        loc=e.loc,
-                        source=known.source,
-                    )
-                )
-            for suit, strength in e.custom.options:
-                if suit not in SUIT_NAMES:
-                    out.append(
-                        error(
-                            "satsuma.unknown-suit",
-                            f"custom card '{e.name}' uses suit '{suit}', none of the eight suits ({letters})",
-                            loc=e.loc + ("printed",),
-                            source=f"{SEED}:20-28",
-                            value=suit,
-                        )
-                    )
-                if strength <= 0:
-                    out.append(
-                        error(
-                            "satsuma.strength",
-                            f"custom card '{e.name}' has strength {strength}; strengths are positive",
-                            loc=e.loc + ("printed",),
-                            source=f"{SEED}:19",
-                            value=strength,
-                            bound=1,
-                        )
-                    )
+            out += _check_custom(e, catalog, letters)
     total = lst.total()
     hand = constant(catalog, "hand_size", HAND_SIZE)
     if total < hand:
         out.append(
             error(
                 "satsuma.deck-size",
-                f"deck has {total} cards < the hand of {hand} cards each player draws",
+                L_("deck has {n} cards < the hand of {hand} cards each player draws", n=total, hand=hand),
                 loc=("cards",) if lst.deck == "variant" else ("deck",),
                 source=f"{SEED}:35",
                 value=total,
@@ -890,7 +955,12 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
             out.append(
                 info(
                     "satsuma.variant-size",
-                    f"variant deck of {total} cards; the published {lst.side} deck has {published}",
+                    L_(
+                        "variant deck of {n} cards; the published {side} deck has {published}",
+                        n=total,
+                        side=lst.side,
+                        published=published,
+                    ),
                     loc=("cards",),
                     value=total,
                     base=f"published {lst.side} deck",
@@ -936,12 +1006,12 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "satsuma",
     {
-        "unknown-name": ("error", "a card the catalog and the list's packs do not know", f"{SEED}:62-155"),
-        "wrong-side": ("error", "a card of the other side's deck", f"{SEED}:62-155"),
-        "custom-card": ("info", "a custom card printed over the catalog card of the same name"),
-        "unknown-suit": ("error", "a custom card with a suit that is none of the eight", f"{SEED}:20-28"),
-        "strength": ("error", "a custom card's strength is not positive", f"{SEED}:19"),
-        "deck-size": ("error", "the deck holds fewer cards than the hand each player draws", f"{SEED}:35"),
-        "variant-size": ("info", "a variant deck of another size than the published deck"),
+        "unknown-name": ("error", N_("a card the catalog and the list's packs do not know"), f"{SEED}:62-155"),
+        "wrong-side": ("error", N_("a card of the other side's deck"), f"{SEED}:62-155"),
+        "custom-card": ("info", N_("a custom card printed over the catalog card of the same name")),
+        "unknown-suit": ("error", N_("a custom card with a suit that is none of the eight"), f"{SEED}:20-28"),
+        "strength": ("error", N_("a custom card's strength is not positive"), f"{SEED}:19"),
+        "deck-size": ("error", N_("the deck holds fewer cards than the hand each player draws"), f"{SEED}:35"),
+        "variant-size": ("info", N_("a variant deck of another size than the published deck")),
     },
 )

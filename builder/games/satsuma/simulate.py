@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.games.satsuma import rules as core
 from builder.games.satsuma import sim
+from builder.i18n import L_
 from builder.names import did_you_mean
 from builder.rulebooks import format_source, humanize
 
@@ -157,18 +158,34 @@ def load_side(
         raise TypeError("load_side reads a list file with the library's list functions: pass lists=")
     doc = lists.load_list(path)
     if doc.system != GAME:
-        raise UsageError(f"--{side} {path}: a {doc.system} list; the simulation plays Satsuma Rebellion decks")
+        raise UsageError(
+            L_(
+                "--{side} {path}: a {system} list; the simulation plays Satsuma Rebellion decks",
+                side=side,
+                path=path,
+                system=doc.system,
+            )
+        )
     catalog = load_catalog(GAME, list(doc.packs) + list(packs))
     result = lists.check_doc(doc, catalog=catalog)
     lst, _ = core.load_list(doc, catalog)
     if lst.side != side:
-        raise UsageError(f"--{side} {path}: this is the {lst.side} deck", f"pass it as --{lst.side}")
+        raise UsageError(
+            L_("--{side} {path}: this is the {side2} deck", side=side, path=path, side2=lst.side),
+            L_("pass it as --{side}", side=lst.side),
+        )
     errors = [f for f in result.findings if f.severity == "error"]
     if errors:
         raise IllegalDeck([Diagnostic(doc.file, f.line or 0, f.col or 0, f.message, code=f.code) for f in errors])
     if lst.total() > MAX_DECK:
         raise UsageError(
-            f"--{side} {path}: {lst.total()} cards; the simulation takes decks of at most {MAX_DECK:,} cards"
+            L_(
+                "--{side} {path}: {total} cards; the simulation takes decks of at most {MAX_DECK:,} cards",
+                side=side,
+                path=path,
+                total=lst.total(),
+                MAX_DECK=MAX_DECK,
+            )
         )
     rules = _rules(catalog, {**lists.resolve_house_rules(doc, catalog), **given_rules})
     name = doc.name or ("published" if lst.deck == "standard" else "variant") + f" {side} deck"
@@ -188,8 +205,8 @@ def parse_policies(text: str) -> tuple[str, str]:
     parts = [p.strip() for p in (text or "").split(",") if p.strip()]
     if not parts or len(parts) > 2:
         raise UsageError(
-            f"{option('policy')} '{text}': give one policy or one per side",
-            f"e.g. {option('policy')} best or {option('policy')} samurai=best,imperial=simple",
+            L_("{option} '{text}': give one policy or one per side", option=option("policy"), text=text),
+            L_("e.g. {option} best or {option} samurai=best,imperial=simple", option=option("policy")),
         )
     out: dict[str, str] = {}
     side: str | None  # None: the one policy of both sides
@@ -198,15 +215,15 @@ def parse_policies(text: str) -> tuple[str, str]:
             side, value = (x.strip().lower() for x in part.split("=", 1))
             if side not in core.SIDES:
                 raise UsageError(
-                    f"{option('policy')} '{text}': unknown side '{side}'",
-                    did_you_mean(side, core.SIDES) or "samurai or imperial",
+                    L_("{option} '{text}': unknown side '{side}'", option=option("policy"), text=text, side=side),
+                    did_you_mean(side, core.SIDES) or L_("samurai or imperial"),
                 )
         else:
             side, value = (core.SIDES[i] if len(parts) == 2 else None), part.lower()
         if value not in sim.POLICIES:
             raise UsageError(
-                f"{option('policy')} '{text}': unknown policy '{value}'",
-                did_you_mean(value, names) or "one of " + ", ".join(names),
+                L_("{option} '{text}': unknown policy '{value}'", option=option("policy"), text=text, value=value),
+                did_you_mean(value, names) or L_("one of {values}", values=", ".join(names)),
             )
         if side is None:
             out = {"samurai": value, "imperial": value}
@@ -227,8 +244,13 @@ def game_rules(s_rules: dict, i_rules: dict, given: dict) -> dict:
             out[key] = s_rules.get(key)
         else:
             raise UsageError(
-                f"the samurai list agrees {key}={s_rules.get(key)}, the imperial list {key}={i_rules.get(key)}",
-                f"choose one with {option('rule')} {key}=VALUE",
+                L_(
+                    "the samurai list agrees {key}={value}, the imperial list {key}={value2}",
+                    key=key,
+                    value=s_rules.get(key),
+                    value2=i_rules.get(key),
+                ),
+                L_("choose one with {option} {key}=VALUE", option=option("rule"), key=key),
             )
     return out
 
@@ -439,9 +461,13 @@ def prepare(
     """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
     the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
     if games < 1 or games > 100_000_000:
-        raise UsageError(f"{option('games')} {games}: give a number of games from 1 to 100,000,000")
+        raise UsageError(
+            L_("{option} {games}: give a number of games from 1 to 100,000,000", option=option("games"), games=games)
+        )
     if jobs < 0 or jobs > 1024:
-        raise UsageError(f"{option('jobs')} {jobs}: give 1 to 1024 processes, or 0 for one per core")
+        raise UsageError(
+            L_("{option} {jobs}: give 1 to 1024 processes, or 0 for one per core", option=option("jobs"), jobs=jobs)
+        )
     return setup(
         samurai,
         imperial,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardEditing, CardGame, CardQuestions
 from builder.systems.newlist import NewListPart, NewOption
@@ -68,9 +69,9 @@ class SatsumaNewList(NewListPart):
         return [
             NewOption(
                 "side",
-                "Side",
+                L_("Side"),
                 "choice",
-                help="the side (starts with its published deck)",
+                help=L_("the side (starts with its published deck)"),
                 start="samurai",
                 choices=(("samurai", "Samurai"), ("imperial", "Imperial")),
                 required=True,
@@ -92,8 +93,8 @@ class SatsumaSettings(SettingsPart):
         if key == "deck":
             if value.strip().lower() != "standard":
                 raise UsageError(
-                    f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
-                    "change a variant deck's cards with add and remove",
+                    L_("deck takes 'standard' (the published deck of the list's side), not '{value}'", value=value),
+                    L_("change a variant deck's cards with add and remove"),
                 )
             return "standard", None
         return self.game._side(value), None
@@ -150,8 +151,12 @@ class SatsumaEditing(CardEditing):
         if not variant:
             n = len(side_cards(catalog, side))
             raise EditRefused(
-                f"this is the published {side} deck ('deck: standard'); {verb} a card makes it a variant deck",
-                f"pass {option('variant')} to write its {n} cards out under 'cards:' first",
+                L_(
+                    "this is the published {side} deck ('deck: standard'); {verb} a card makes it a variant deck",
+                    side=side,
+                    verb=verb,
+                ),
+                L_("pass {option} to write its {n} cards out under 'cards:' first", option=option("variant"), n=n),
             )
         return [to_variant(data, catalog)]
 
@@ -162,8 +167,13 @@ class SatsumaEditing(CardEditing):
         if check_side and pick.entry is not None and pick.entry.side != side:
             hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
             raise EditRefused(
-                f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
-                hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'",
+                L_(
+                    "'{name}' is a card of the {side} deck, not the {side2} deck",
+                    name=pick.name,
+                    side=pick.entry.side,
+                    side2=side,
+                ),
+                hint or L_("a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'", side=side),
             )
         return self._ready(data, catalog, variant, verb)
 
@@ -190,7 +200,9 @@ class Satsuma(CardGame["SatsumaList", "Catalog"]):
 
         v = value.strip().lower()
         if v not in SIDES:
-            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
+            raise UsageError(
+                L_("side must be samurai or imperial, not '{value}'", value=value), did_you_mean(value, SIDES) or None
+            )
         return v
 
     def kind_of(self, section: str, entry: Any) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import Field
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
+from builder.i18n import L_
 
 
 class Family(Entry):
@@ -110,8 +111,8 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     ("setups", i, "players"),
-                    f"a second setup for {s.players} players",
-                    hint="each player count has one setup",
+                    L_("a second setup for {players} players", players=s.players),
+                    hint=L_("each player count has one setup"),
                 )
             )
         seen_counts.setdefault(s.players, i)
@@ -120,7 +121,7 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         ("setups", i, "excluded", j),
-                        f"unknown family '{name}'",
+                        L_("unknown family '{name}'", name=name),
                         hint=catalog.did_you_mean("families", name) or None,
                     )
                 )
@@ -129,7 +130,7 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         ("setups", i, "neutral", j),
-                        f"unknown province '{name}'",
+                        L_("unknown province '{name}'", name=name),
                         hint=catalog.did_you_mean("provinces", name) or None,
                     )
                 )
@@ -137,8 +138,11 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     ("setups", i, "players"),
-                    f"{s.players} players but only {len(m.families) - len(s.excluded)} "
-                    "families are left after the exclusions",
+                    L_(
+                        "{players} players but only {value} families are left after the exclusions",
+                        players=s.players,
+                        value=len(m.families) - len(s.excluded),
+                    ),
                 )
             )
     for i, p in enumerate(m.provinces):
@@ -149,7 +153,7 @@ def cross_check(catalog: Any) -> list:
                     out.append(
                         catalog.diag(
                             ("provinces", i, key, j),
-                            f"unknown province '{name}'",
+                            L_("unknown province '{name}'", name=name),
                             hint=catalog.did_you_mean("provinces", name) or None,
                         )
                     )
@@ -161,8 +165,12 @@ def cross_check(catalog: Any) -> list:
                     out.append(
                         catalog.diag(
                             ("provinces", i, key, j),
-                            f"'{p.name}' lists '{other.name}' as adjacent but not the other way round",
-                            hint="adjacency goes both ways",
+                            L_(
+                                "'{name}' lists '{name2}' as adjacent but not the other way round",
+                                name=p.name,
+                                name2=other.name,
+                            ),
+                            hint=L_("adjacency goes both ways"),
                         )
                     )
     if m.limits is not None and m.provinces:
@@ -180,8 +188,9 @@ def cross_check(catalog: Any) -> list:
                     f"the board has {want} provinces "
                     f"(002_55c7e5ab3d1a76a7.txt:7), the catalog lists {len(m.provinces)}"
                     + (f"; the pack adds {', '.join(repr(m.provinces[i].name) for i in added)}" if added else ""),
-                    hint="a board pack names the placeholders by their ids "
-                    "(province-04 ... province-18) instead of adding provinces",
+                    hint=L_(
+                        "a board pack names the placeholders by their ids (province-04 ... province-18) instead of adding provinces"
+                    ),
                 )
             )
     return out

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from builder.catalog.frozen import model_fields
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
+from builder.i18n import L_, N_
 from builder.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -306,7 +307,11 @@ def _unknown_keys(doc: Any, mapping: dict, allowed: Sequence[str], where: tuple,
     for k in mapping:
         if k not in allowed:
             hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
-            diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint, prefer_key=True))
+            diags.append(
+                doc.positions.diag(
+                    where + (k,), L_("unknown key '{k}' in {what}", k=k, what=what), hint=hint, prefer_key=True
+                )
+            )
 
 
 def _whole(value: object) -> bool:
@@ -320,33 +325,49 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     players_raw = body.get("players")
     if "players" not in body:
         diags.append(
-            doc.diag((), "missing required key 'players'", hint="players: a list of {name, family, samurai, provinces}")
+            doc.diag(
+                (),
+                L_("missing required key 'players'"),
+                hint=L_("players: a list of {name, family, samurai, provinces}"),
+            )
         )
         players_raw = []
     elif not isinstance(players_raw, list):
-        diags.append(doc.diag(("players",), "'players' must be a list of players"))
+        diags.append(doc.diag(("players",), L_("'players' must be a list of players")))
         players_raw = []
     players: list[Player] = []
     for i, p in enumerate(players_raw):
         ploc = ("players", i)
         if not isinstance(p, dict):
-            diags.append(doc.diag(ploc, f"player {i + 1} must be a mapping with family, samurai and provinces"))
+            diags.append(
+                doc.diag(ploc, L_("player {value} must be a mapping with family, samurai and provinces", value=i + 1))
+            )
             continue
         _unknown_keys(doc, p, _PLAYER_KEYS, ploc, f"player {i + 1}", diags)
         name = p.get("name", f"Player {i + 1}")
         if not isinstance(name, (str, int, float)) or isinstance(name, bool):
-            diags.append(doc.diag(ploc + ("name",), f"player {i + 1}: 'name' must be text"))
+            diags.append(doc.diag(ploc + ("name",), L_("player {value}: 'name' must be text", value=i + 1)))
         family = p.get("family")
         if "family" not in p:
-            diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'family'"))
+            diags.append(doc.diag(ploc, L_("player {value}: missing required key 'family'", value=i + 1)))
         elif not isinstance(family, str):
             diags.append(
-                doc.diag(ploc + ("family",), f"player {i + 1}: 'family' must be a family name, not {family!r}")
+                doc.diag(
+                    ploc + ("family",),
+                    L_("player {value}: 'family' must be a family name, not {family!r}", value=i + 1, family=family),
+                )
             )
         samurai = p.get("samurai")
         if samurai is not None and not isinstance(samurai, str):
             diags.append(
-                doc.diag(ploc + ("samurai",), f"player {i + 1}: 'samurai' must be a samurai card name, not {samurai!r}")
+                doc.diag(
+                    ploc + ("samurai",),
+                    L_(
+                        "player {value}: 'samurai' must be a samurai card name, not {samurai!r}",
+                        value=i + 1,
+                        samurai=samurai,
+                    ),
+                )
             )
         provs = p.get("provinces")
         placed: list[Placed] = []
@@ -354,47 +375,17 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
             diags.append(
                 doc.diag(
                     ploc,
-                    f"player {i + 1}: missing required key 'provinces'",
-                    hint="the three starting provinces: [{province: NAME, units: N, samurai: true}]",
+                    L_("player {value}: missing required key 'provinces'", value=i + 1),
+                    hint=L_("the three starting provinces: [{province: NAME, units: N, samurai: true}]"),
                 )
             )
         elif not isinstance(provs, list):
-            diags.append(doc.diag(ploc + ("provinces",), f"player {i + 1}: 'provinces' must be a list"))
+            diags.append(doc.diag(ploc + ("provinces",), L_("player {value}: 'provinces' must be a list", value=i + 1)))
         else:
             for j, item in enumerate(provs):
-                loc = ploc + ("provinces", j)
-                if isinstance(item, str):
-                    item = {"province": item}
-                if not isinstance(item, dict):
-                    diags.append(doc.diag(loc, "a province is a mapping such as {province: Kyushu, units: 2}"))
-                    continue
-                _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
-                prov = item.get("province")
-                if not isinstance(prov, str):
-                    diags.append(
-                        doc.diag(
-                            loc + ("province",) if "province" in item else loc,
-                            "a province needs 'province: NAME'"
-                            if "province" not in item
-                            else f"'province' must be a province name, not {prov!r}",
-                        )
-                    )
-                    continue
-                units = item.get("units", 0)
-                if not _whole(units) or units < 0:
-                    diags.append(doc.diag(loc + ("units",), f"'units' must be a whole number 0 or more, not {units!r}"))
-                    continue
-                sam = item.get("samurai", False)
-                if not isinstance(sam, bool):
-                    diags.append(doc.diag(loc + ("samurai",), f"'samurai' must be true or false, not {sam!r}"))
-                    continue
-                forts = item.get("fortresses", 1)
-                if not _whole(forts) or forts < 0:
-                    diags.append(
-                        doc.diag(loc + ("fortresses",), f"'fortresses' must be a whole number 0 or more, not {forts!r}")
-                    )
-                    continue
-                placed.append(Placed(prov, units, sam, forts, loc))
+                got = _read_province(doc, item, ploc + ("provinces", j), diags)
+                if got is not None:
+                    placed.append(got)
         if isinstance(family, str) and (samurai is None or isinstance(samurai, str)):
             players.append(Player(str(name), family, samurai, placed, ploc))
     if diags:
@@ -403,11 +394,13 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     for pl in players:
         pl.family_entry = catalog.find("families", pl.family)
         if pl.family_entry is None:
-            findings.append(_unknown(catalog, "families", "family", pl.family, pl.loc + ("family",), "8-11"))
+            findings.append(_unknown(catalog, "families", L_("family"), pl.family, pl.loc + ("family",), "8-11"))
         if pl.samurai is not None:
             pl.samurai_entry = catalog.find("samurai", pl.samurai)
             if pl.samurai_entry is None:
-                findings.append(_unknown(catalog, "samurai", "samurai card", pl.samurai, pl.loc + ("samurai",), "9"))
+                findings.append(
+                    _unknown(catalog, "samurai", L_("samurai card"), pl.samurai, pl.loc + ("samurai",), "9")
+                )
         for pp in pl.provinces:
             pp.entry = catalog.find("provinces", pp.province)
             if pp.entry is None:
@@ -415,21 +408,75 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
                     _unknown(
                         catalog,
                         "provinces",
-                        "province",
+                        L_("province"),
                         pp.province,
                         pp.loc + ("province",),
                         "7",
-                        extra=" (not on the board in use; a board pack can name the provinces)",
+                        board=True,
                     )
                 )
     return SenjiList(players, dict(doc.house_rules)), findings
 
 
-def _unknown(catalog: Catalog, section: str, what: str, name: str, loc: tuple, lines: Any, extra: str = "") -> Finding:
+def _read_province(doc: Any, item: Any, loc: tuple[Any, ...], diags: list[Any]) -> Placed | None:
+    """One of a player's provinces as written (a name, or a mapping), or None when it is wrong
+    (said in ``diags``)."""
+    if isinstance(item, str):
+        item = {"province": item}
+    if not isinstance(item, dict):
+        diags.append(doc.diag(loc, L_("a province is a mapping such as {province: Kyushu, units: 2}")))
+        return None
+    _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
+    prov = item.get("province")
+    if not isinstance(prov, str):
+        diags.append(
+            doc.diag(
+                loc + ("province",) if "province" in item else loc,
+                L_("a province needs 'province: NAME'")
+                if "province" not in item
+                else L_("'province' must be a province name, not {prov!r}", prov=prov),
+            )
+        )
+        return None
+    units = item.get("units", 0)
+    if not _whole(units) or units < 0:
+        diags.append(
+            doc.diag(loc + ("units",), L_("'units' must be a whole number 0 or more, not {units!r}", units=units))
+        )
+        return None
+    sam = item.get("samurai", False)
+    if not isinstance(sam, bool):
+        diags.append(doc.diag(loc + ("samurai",), L_("'samurai' must be true or false, not {sam!r}", sam=sam)))
+        return None
+    forts = item.get("fortresses", 1)
+    if not _whole(forts) or forts < 0:
+        diags.append(
+            doc.diag(
+                loc + ("fortresses",),
+                L_("'fortresses' must be a whole number 0 or more, not {forts!r}", forts=forts),
+            )
+        )
+        return None
+    return Placed(prov, units, sam, forts, loc)
+
+
+def _unknown(
+    catalog: Catalog, section: str, what: str, name: str, loc: tuple, lines: Any, board: bool = False
+) -> Finding:
     hint = catalog.did_you_mean(section, name)
+    if hint:
+        message = L_("unknown {what} '{name}'; {hint}", what=what, name=name, hint=hint)
+    elif board:
+        message = L_(
+            "unknown {what} '{name}' (not on the board in use; a board pack can name the provinces)",
+            what=what,
+            name=name,
+        )
+    else:
+        message = L_("unknown {what} '{name}'", what=what, name=name)
     return error(
         "senji.unknown-name",
-        f"unknown {what} '{name}'" + (f"; {hint}" if hint else extra),
+        message,
         loc=loc,
         source=src(lines),
         value=name,
@@ -493,7 +540,123 @@ def _setup_source(players: int, catalog: Catalog) -> str:
 
 def _and(names: list[str]) -> str:
     """``Aiko``, ``Aiko and Kenji``, ``Aiko, Kenji and Sora``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return L_("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+
+
+def _family_findings(
+    pl: Player, fam: Any, also: list[str], excluded: list[Any], n: int, setup_src: str | None
+) -> list[Finding]:
+    """A player's family: played by another too, excluded with this many players, or a name the
+    rulebook does not give."""
+    who = pl.name
+    excluded_ids = {f.id for f in excluded}
+    out: list[Finding] = []
+    if also:
+        out.append(
+            error(
+                "senji.family-duplicate",
+                L_(
+                    "{who}: family '{family}' is also played by {others}",
+                    who=who,
+                    family=fam.name,
+                    others=_and(also),
+                ),
+                loc=pl.loc + ("family",),
+                source=src("27"),
+                value=fam.name,
+                counted=also,
+            )
+        )
+    if fam.id in excluded_ids:
+        names = ", ".join(f.name for f in excluded)
+        out.append(
+            error(
+                "senji.family-excluded",
+                L_(
+                    "{who}: the {family} family is excluded with {n} players (excluded: {names})",
+                    who=who,
+                    family=fam.name,
+                    n=n,
+                    names=names,
+                ),
+                loc=pl.loc + ("family",),
+                source=setup_src,
+                value=fam.name,
+                bound=f"not {names}",
+                base=f"{n} players",
+            )
+        )
+    if not getattr(fam, "known", True):
+        out.append(
+            info(
+                "senji.placeholder-family",
+                L_(
+                    "{who}: the family name '{family}' is not given by the rulebook ({assumed})",
+                    who=who,
+                    family=fam.name,
+                    assumed=fam.assumed or L_("assumed"),
+                ),
+                loc=pl.loc + ("family",),
+            )
+        )
+    return out
+
+
+def _samurai_findings(pl: Player, also: list[str], c: dict[str, Any], catalog: Catalog) -> list[Finding]:
+    """A player's samurai card: missing, kept by another too, or a placeholder."""
+    who = pl.name
+    out: list[Finding] = []
+    if pl.samurai is None:
+        kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
+        out.append(
+            error(
+                "senji.samurai-card",
+                L_(
+                    "{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                    who=who,
+                    kept=kept,
+                    drawn=drawn,
+                ),
+                loc=pl.loc,
+                source=limit_source(catalog, "samurai_cards_kept", src("37")),
+                value=0,
+                bound=kept,
+            )
+        )
+    elif pl.samurai_entry is not None:
+        s = pl.samurai_entry
+        if also:
+            out.append(
+                error(
+                    "senji.samurai-duplicate",
+                    L_(
+                        "{who}: samurai card '{card}' is also kept by {others}; there is one card of each samurai",
+                        who=who,
+                        card=s.name,
+                        others=_and(also),
+                    ),
+                    loc=pl.loc + ("samurai",),
+                    source=src("9"),
+                    value=s.name,
+                    counted=also,
+                )
+            )
+        if not getattr(s, "known", True):
+            out.append(
+                warning(
+                    "senji.placeholder-samurai",
+                    L_(
+                        "{who}: '{card}' is a placeholder; the rulebook does not name this samurai card",
+                        who=who,
+                        card=s.name,
+                    ),
+                    loc=pl.loc + ("samurai",),
+                    source=src("9"),
+                )
+            )
+    return out
 
 
 def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
@@ -505,7 +668,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         out.append(
             error(
                 "senji.player-count",
-                f"{n} players; Senji is for {lo} to {hi} players",
+                L_("{n} players; Senji is for {lo} to {hi} players", n=n, lo=lo, hi=hi),
                 loc=("players",),
                 source=src("20-24"),
                 value=n,
@@ -513,7 +676,6 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             )
         )
     excluded, neutral = setup_for(n, catalog) or ([], [])
-    excluded_ids = {f.id for f in excluded}
     neutral_ids = {p.id for p in neutral}
     setup_src = _setup_source(n, catalog)
     # Who claims what. The rulebook has the host (the highest honor) name provinces first, but
@@ -540,77 +702,10 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         who = pl.name
         fam = pl.family_entry
         if fam is not None:
-            also = others(family_of, fam.id, pl)
-            if also:
-                out.append(
-                    error(
-                        "senji.family-duplicate",
-                        f"{who}: family '{fam.name}' is also played by {_and(also)}",
-                        loc=pl.loc + ("family",),
-                        source=src("27"),
-                        value=fam.name,
-                        counted=also,
-                    )
-                )
-            if fam.id in excluded_ids:
-                names = ", ".join(f.name for f in excluded)
-                out.append(
-                    error(
-                        "senji.family-excluded",
-                        f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
-                        loc=pl.loc + ("family",),
-                        source=setup_src,
-                        value=fam.name,
-                        bound=f"not {names}",
-                        base=f"{n} players",
-                    )
-                )
-            if not getattr(fam, "known", True):
-                out.append(
-                    info(
-                        "senji.placeholder-family",
-                        f"{who}: the family name '{fam.name}' is not given by the rulebook "
-                        f"({fam.assumed or 'assumed'})",
-                        loc=pl.loc + ("family",),
-                    )
-                )
+            out += _family_findings(pl, fam, others(family_of, fam.id, pl), excluded, n, setup_src)
         # samurai card
-        if pl.samurai is None:
-            kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
-            out.append(
-                error(
-                    "senji.samurai-card",
-                    f"{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
-                    loc=pl.loc,
-                    source=limit_source(catalog, "samurai_cards_kept", src("37")),
-                    value=0,
-                    bound=kept,
-                )
-            )
-        elif pl.samurai_entry is not None:
-            s = pl.samurai_entry
-            also = others(samurai_of, s.id, pl)
-            if also:
-                out.append(
-                    error(
-                        "senji.samurai-duplicate",
-                        f"{who}: samurai card '{s.name}' is also kept by {_and(also)}; "
-                        "there is one card of each samurai",
-                        loc=pl.loc + ("samurai",),
-                        source=src("9"),
-                        value=s.name,
-                        counted=also,
-                    )
-                )
-            if not getattr(s, "known", True):
-                out.append(
-                    warning(
-                        "senji.placeholder-samurai",
-                        f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
-                        loc=pl.loc + ("samurai",),
-                        source=src("9"),
-                    )
-                )
+        also = others(samurai_of, pl.samurai_entry.id, pl) if pl.samurai_entry is not None else []
+        out += _samurai_findings(pl, also, c, catalog)
         # provinces
         k = len(pl.provinces)
         want = c["starting_provinces"]
@@ -618,7 +713,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.starting-provinces",
-                    f"{who}: {k} starting provinces; each player names exactly {want}",
+                    L_("{who}: {n} starting provinces; each player names exactly {want}", who=who, n=k, want=want),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "starting_provinces", src("43")),
                     value=k,
@@ -630,7 +725,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.provinces-max",
-                    f"{who}: {k} provinces > {c['provinces_per_player']} provinces a player may control",
+                    L_(
+                        "{who}: {n} provinces > {most} provinces a player may control",
+                        who=who,
+                        n=k,
+                        most=c["provinces_per_player"],
+                    ),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "provinces_per_player", src("177")),
                     value=k,
@@ -645,7 +745,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-taken",
-                            f"{who}: province '{e.name}' is named twice",
+                            L_("{who}: province '{province}' is named twice", who=who, province=e.name),
                             loc=pp.loc + ("province",),
                             source=src("43-44"),
                             value=e.name,
@@ -656,7 +756,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-taken",
-                            f"{who}: province '{e.name}' is also a starting province of {_and(also)}",
+                            L_(
+                                "{who}: province '{province}' is also a starting province of {others}",
+                                who=who,
+                                province=e.name,
+                                others=_and(also),
+                            ),
                             loc=pp.loc + ("province",),
                             source=src("43-44"),
                             value=e.name,
@@ -669,7 +774,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-neutral",
-                            f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
+                            L_(
+                                "{who}: '{province}' is neutral with {n} players (neutral: {names})",
+                                who=who,
+                                province=e.name,
+                                n=n,
+                                names=names,
+                            ),
                             loc=pp.loc + ("province",),
                             source=setup_src,
                             value=e.name,
@@ -680,8 +791,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         warning(
                             "senji.placeholder-province",
-                            f"{who}: '{e.name}' is a placeholder; the rulebook does not name this "
-                            "province (use a board pack with the names of your board)",
+                            L_(
+                                "{who}: '{province}' is a placeholder; the rulebook does not name this province (use "
+                                "a board pack with the names of your board)",
+                                who=who,
+                                province=e.name,
+                            ),
                             loc=pp.loc + ("province",),
                             source=src("7"),
                         )
@@ -692,8 +807,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.fortress-count",
-                        f"{who}: {pp.fortresses} fortresses in '{pp.province}'; each named province "
-                        f"gets exactly {c['fortresses_per_province']}",
+                        L_(
+                            "{who}: {n} fortresses in '{province}'; each named province gets exactly {want}",
+                            who=who,
+                            n=pp.fortresses,
+                            province=pp.province,
+                            want=c["fortresses_per_province"],
+                        ),
                         loc=pp.loc + ("fortresses",),
                         source=limit_source(catalog, "fortresses_per_province", src("44")),
                         value=pp.fortresses,
@@ -708,7 +828,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.province-units-max",
-                        f"{who}: {in_prov} units in '{pp.province}' > {c['units_per_province']} per province",
+                        L_(
+                            "{who}: {n} units in '{province}' > {most} per province",
+                            who=who,
+                            n=in_prov,
+                            province=pp.province,
+                            most=c["units_per_province"],
+                        ),
                         loc=pp.loc + ("units",),
                         source=limit_source(catalog, "units_per_province", src("102")),
                         value=in_prov,
@@ -721,8 +847,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.starting-units",
-                    f"{who}: {units} military units placed; exactly the {c['starting_units']} "
-                    "starting units must be placed",
+                    L_(
+                        "{who}: {n} military units placed; exactly the {want} starting units must be placed",
+                        who=who,
+                        n=units,
+                        want=c["starting_units"],
+                    ),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "starting_units", src("46")),
                     value=units,
@@ -734,7 +864,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.player-units-max",
-                    f"{who}: {units} military units > {c['units_per_player']} per player",
+                    L_("{who}: {n} military units > {most} per player", who=who, n=units, most=c["units_per_player"]),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "units_per_player", src("181")),
                     value=units,
@@ -746,8 +876,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.samurai-placement",
-                    f"{who}: the samurai is placed in {len(placed_samurai)} provinces; it must be placed "
-                    f"in exactly {c['starting_samurai']}",
+                    L_(
+                        "{who}: the samurai is placed in {n} provinces; it must be placed in exactly {want}",
+                        who=who,
+                        n=len(placed_samurai),
+                        want=c["starting_samurai"],
+                    ),
                     loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1 else pl.loc + ("provinces",),
                     source=src("46"),
                     value=len(placed_samurai),
@@ -759,7 +893,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         out.append(
             info(
                 "senji.example-board",
-                "province names come from an example board pack, not the rulebook",
+                L_("province names come from an example board pack, not the rulebook"),
                 loc=("players",),
             )
         )
@@ -873,24 +1007,28 @@ def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
 FINDING_CODES = codes(
     "senji",
     {
-        "unknown-name": ("error", "a family, samurai or province the catalog and the list's packs do not know"),
-        "player-count": ("error", "Senji is played by three to six players", src("20-24")),
-        "family-duplicate": ("error", "two players play the same family", src("27")),
-        "family-excluded": ("error", "a family the setup for this number of players excludes", src("20-24")),
-        "placeholder-family": ("info", "a family name the rulebook does not give (an assumed name)"),
-        "samurai-card": ("error", "each player keeps one samurai card", src("37")),
-        "samurai-duplicate": ("error", "one samurai card kept by two players", src("9")),
-        "placeholder-samurai": ("warning", "a samurai card the rulebook does not name (a placeholder)", src("9")),
-        "starting-provinces": ("error", "each player names exactly the starting number of provinces", src("43")),
-        "provinces-max": ("error", "more provinces than a player may control", src("177")),
-        "province-taken": ("error", "a province named twice or already another player's", src("43-44")),
-        "province-neutral": ("error", "a province that is neutral with this number of players", src("20-24")),
-        "placeholder-province": ("warning", "a province the rulebook does not name (use a board pack)", src("7")),
-        "fortress-count": ("error", "each named province gets exactly the starting fortresses", src("44")),
-        "province-units-max": ("error", "more military units in one province than allowed", src("102")),
-        "starting-units": ("error", "exactly the starting military units must be placed", src("46")),
-        "player-units-max": ("error", "more military units than a player may have", src("181")),
-        "samurai-placement": ("error", "the samurai is placed in exactly the starting number of provinces", src("46")),
-        "example-board": ("info", "the province names come from an example board pack, not the rulebook"),
+        "unknown-name": ("error", N_("a family, samurai or province the catalog and the list's packs do not know")),
+        "player-count": ("error", N_("Senji is played by three to six players"), src("20-24")),
+        "family-duplicate": ("error", N_("two players play the same family"), src("27")),
+        "family-excluded": ("error", N_("a family the setup for this number of players excludes"), src("20-24")),
+        "placeholder-family": ("info", N_("a family name the rulebook does not give (an assumed name)")),
+        "samurai-card": ("error", N_("each player keeps one samurai card"), src("37")),
+        "samurai-duplicate": ("error", N_("one samurai card kept by two players"), src("9")),
+        "placeholder-samurai": ("warning", N_("a samurai card the rulebook does not name (a placeholder)"), src("9")),
+        "starting-provinces": ("error", N_("each player names exactly the starting number of provinces"), src("43")),
+        "provinces-max": ("error", N_("more provinces than a player may control"), src("177")),
+        "province-taken": ("error", N_("a province named twice or already another player's"), src("43-44")),
+        "province-neutral": ("error", N_("a province that is neutral with this number of players"), src("20-24")),
+        "placeholder-province": ("warning", N_("a province the rulebook does not name (use a board pack)"), src("7")),
+        "fortress-count": ("error", N_("each named province gets exactly the starting fortresses"), src("44")),
+        "province-units-max": ("error", N_("more military units in one province than allowed"), src("102")),
+        "starting-units": ("error", N_("exactly the starting military units must be placed"), src("46")),
+        "player-units-max": ("error", N_("more military units than a player may have"), src("181")),
+        "samurai-placement": (
+            "error",
+            N_("the samurai is placed in exactly the starting number of provinces"),
+            src("46"),
+        ),
+        "example-board": ("info", N_("the province names come from an example board pack, not the rulebook")),
     },
 )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.editing import EditingPart
@@ -133,7 +134,7 @@ class SenjiPlayers:
             i = int(where[1])
             p = players[i]
         except (IndexError, TypeError, ValueError):
-            raise EditRefused("no such player in the setup") from None
+            raise EditRefused(L_("no such player in the setup")) from None
         value = "" if value is None else str(value).strip()
         if len(where) == 2:
             if field == "remove":  # this player, whatever the others are called
@@ -141,7 +142,7 @@ class SenjiPlayers:
                 return [f"removed player {i + 1}, {self.game._who(p)}"]
             if field == "name":
                 if not value:
-                    raise UsageError("a player needs a name")
+                    raise UsageError(L_("a player needs a name"))
                 p["name"] = value[:100]
                 return [f"player {i + 1} is called {p['name']}"]
             if field in ("family", "samurai"):
@@ -152,14 +153,17 @@ class SenjiPlayers:
                     return [f"{self.game._who(p)}: no {field}"]
                 entry = catalog.find(section, value)
                 if entry is None:
-                    raise UnknownEntry(f"unknown {field} '{value}'", catalog.did_you_mean(section, value) or None)
+                    raise UnknownEntry(
+                        L_("unknown {field} '{value}'", field=field, value=value),
+                        catalog.did_you_mean(section, value) or None,
+                    )
                 p[field] = entry.name
                 return [f"{self.game._who(p)}: {field} {entry.name}"]
-            raise UsageError(f"a player has no setting '{field}'", "name, family or samurai")
+            raise UsageError(L_("a player has no setting '{field}'", field=field), L_("name, family or samurai"))
         try:
             pr = (p.get("provinces") or [])[int(where[3])]
         except (IndexError, TypeError, ValueError):
-            raise EditRefused("no such province of that player") from None
+            raise EditRefused(L_("no such province of that player")) from None
         if field == "remove":  # this province of this player, not one of the same name elsewhere
             del p["provinces"][int(where[3])]
             return [
@@ -174,9 +178,9 @@ class SenjiPlayers:
             try:
                 n = int(value or 0)
             except ValueError:
-                raise UsageError(f"units must be a whole number, not '{value}'") from None
+                raise UsageError(L_("units must be a whole number, not '{value}'", value=value)) from None
             if not 0 <= n <= 99:
-                raise UsageError(f"units must be between 0 and 99, not {n}")
+                raise UsageError(L_("units must be between 0 and 99, not {n}", n=n))
             if n:
                 pr["units"] = n
             elif "units" in pr:
@@ -189,7 +193,7 @@ class SenjiPlayers:
             elif "samurai" in pr:
                 del pr["samurai"]
             return [f"{name}: {'the' if on else 'no'} samurai figure"]
-        raise UsageError(f"a province has no setting '{field}'", "units or samurai")
+        raise UsageError(L_("a province has no setting '{field}'", field=field), L_("units or samurai"))
 
 
 class SenjiQuestions(QuestionsPart):
@@ -246,9 +250,9 @@ class SenjiNewList(NewListPart):
         return [
             NewOption(
                 "players",
-                "Players",
+                L_("Players"),
                 "number",
-                help="the number of players",
+                help=L_("the number of players"),
                 start=c["players_min"],
                 min=c["players_min"],
                 max=c["players_max"],
@@ -299,7 +303,7 @@ class SenjiEditing(EditingPart):
         players = self.game._players(data)
         if section == "families":
             if count is not None:
-                raise UsageError(f"{option('count')} gives the units on a province, not a family")
+                raise UsageError(L_("{option} gives the units on a province, not a family", option=option("count")))
             taken = {normalize(_written(p.get("family"))) for p in players}
             label = player or f"Player {len(players) + 1}"
             item = {"name": label, "family": entry.name, "provinces": []}
@@ -310,11 +314,16 @@ class SenjiEditing(EditingPart):
             return [note], ("players", len(players) - 1)
         if section == "samurai":
             if count is not None:
-                raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
+                raise UsageError(
+                    L_("{option} gives the units on a province, not a samurai card", option=option("count"))
+                )
             if player is None and all(p.get("samurai") is not None for p in players):
                 raise EditRefused(
-                    "every player has a samurai card already",
-                    "choose the player whose card it replaces" + command_line(f" with {option('player')}"),
+                    L_("every player has a samurai card already"),
+                    L_(
+                        "choose the player whose card it replaces{command_line}",
+                        command_line=command_line(f" with {option('player')}"),
+                    ),
                 )
             i, p = self.game._player(players, player, lambda p: p.get("samurai") is not None)
             old = p.get("samurai")
@@ -322,7 +331,10 @@ class SenjiEditing(EditingPart):
             note = f"{self.game._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
             return [note], ("players", i, "samurai")
         if count is not None and count < 1:
-            raise UsageError(f"{option('count')} must be at least 1, not {count}", "the units on the province")
+            raise UsageError(
+                L_("{option} must be at least 1, not {count}", option=option("count"), count=count),
+                L_("the units on the province"),
+            )
         i, p = self.game._player(players, player, lambda p: len(p.get("provinces") or []))
         provinces = p.get("provinces")
         if not isinstance(provinces, list):
@@ -381,7 +393,9 @@ class SenjiEditing(EditingPart):
                 *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []],
             ]
         ]
-        raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
+        raise UnknownEntry(
+            L_("no '{name}' in the setup", name=name), did_you_mean(name, [x for x in listed if x]) or None
+        )
 
 
 class Senji(GameSystem["SenjiList", "Catalog"]):
@@ -406,14 +420,16 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
 
         cands = [c for s in ("provinces", "samurai", "families") for c in catalog.suggest(s, name)]
         raise UnknownEntry(
-            f"unknown family, samurai or province '{name}'",
-            did_you_mean(name, cands) or "see 'daimyo catalog list senji provinces' (or samurai, families)",
+            L_("unknown family, samurai or province '{name}'", name=name),
+            did_you_mean(name, cands) or L_("see 'daimyo catalog list senji provinces' (or samurai, families)"),
         )
 
     def _players(self, data: ListData) -> list[dict[str, Any]]:
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-            raise EditRefused("the setup has no 'players:' list of players to edit", "add 'players: []' to the file")
+            raise EditRefused(
+                L_("the setup has no 'players:' list of players to edit"), L_("add 'players: []' to the file")
+            )
         return players
 
     def _player(
@@ -427,10 +443,11 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
 
             names = [_written(p.get("name")) for p in players if p.get("name") is not None]
             raise UnknownEntry(
-                f"no player '{who}' in the setup", did_you_mean(who, names) or "players: " + ", ".join(names)
+                L_("no player '{who}' in the setup", who=who),
+                did_you_mean(who, names) or L_("players: {values}", values=", ".join(names)),
             )
         if not players:
-            raise EditRefused("the setup has no players yet", "add a family first: daimyo add setup.yaml red")
+            raise EditRefused(L_("the setup has no players yet"), L_("add a family first: daimyo add setup.yaml red"))
         i = min(range(len(players)), key=lambda k: (prefer(players[k]), k))
         return i, players[i]
 

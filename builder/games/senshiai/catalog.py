@@ -42,6 +42,7 @@ from builder.games.senshiai.terms import (  # noqa: F401 - the values and parser
     parse_path,
     parse_power,
 )
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 
 PowerField = Annotated[Power, BeforeValidator(parse_power), PlainSerializer(str, return_type=str)]
@@ -234,7 +235,9 @@ def cross_check(catalog: Any) -> list:
     for t in CARD_TYPES:
         if t not in types:
             out.append(
-                catalog.diag(("card_types",), f"card type '{t}' is missing from card_types", code="catalog.reference")
+                catalog.diag(
+                    ("card_types",), L_("card type '{t}' is missing from card_types", t=t), code="catalog.reference"
+                )
             )
     for i, sub in enumerate(model.subtypes):
         for j, ab in enumerate(sub.implied_abilities):
@@ -245,7 +248,7 @@ def cross_check(catalog: Any) -> list:
     for i, tk in enumerate(model.targets):
         for j, t in enumerate(tk.matches_types):
             if normalize(t) not in types:
-                out.append(catalog.diag(("targets", i, "matches_types", j), f"unknown card type '{t}'"))
+                out.append(catalog.diag(("targets", i, "matches_types", j), L_("unknown card type '{t}'", t=t)))
     for i, card in enumerate(model.cards):
         for j, ab in enumerate(card.abilities):
             try:
@@ -269,13 +272,15 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     ("cards", i, "target"),
-                    f"unknown target '{card.target}'",
+                    L_("unknown target '{target}'", target=card.target),
                     hint=did_you_mean(card.target, target_names)
-                    or "targets: " + ", ".join(t.name for t in model.targets),
+                    or L_("targets: {values}", values=", ".join(t.name for t in model.targets)),
                 )
             )
         if card.type and card.type != "event" and card.target is not None:
-            out.append(catalog.diag(("cards", i, "target"), f"a {card.type} has no target (only events do)"))
+            out.append(
+                catalog.diag(("cards", i, "target"), L_("a {type} has no target (only events do)", type=card.type))
+            )
         out += _subtype_fits(catalog, card, i, _find_subtype(model, card.subtype))
     return out
 
@@ -302,16 +307,27 @@ def _subtype_fits(catalog: Any, card: Any, i: int, sub: Any) -> list:
         out.append(
             catalog.diag(
                 ("cards", i, "type"),
-                f"{_a(sub.name)} is {_a(sub.type)} card, not {_a(card.type)}",
-                hint=f"see {sub.source}" if sub.source else None,
+                L_("{a} is {a2} card, not {a3}", a=_a(sub.name), a2=_a(sub.type), a3=_a(card.type)),
+                hint=L_("see {source}", source=sub.source) if sub.source else None,
             )
         )
     if sub.max_speed is not None and card.speed is not None and card.speed > sub.max_speed:
-        out.append(catalog.diag(("cards", i, "speed"), f"{_a(sub.name)}'s speed can never be above {sub.max_speed}"))
+        out.append(
+            catalog.diag(
+                ("cards", i, "speed"),
+                L_("{a}'s speed can never be above {max_speed}", a=_a(sub.name), max_speed=sub.max_speed),
+            )
+        )
     if sub.cost is not None and card.cost is not None and card.cost != sub.cost and not card.is_capital():
         out.append(
             catalog.diag(
-                ("cards", i, "cost"), f"{_a(sub.name)} costs {cost_label(sub.cost)}, not {cost_label(card.cost)}"
+                ("cards", i, "cost"),
+                L_(
+                    "{a} costs {cost_label}, not {cost_label2}",
+                    a=_a(sub.name),
+                    cost_label=cost_label(sub.cost),
+                    cost_label2=cost_label(card.cost),
+                ),
             )
         )
     return out

@@ -41,8 +41,8 @@ from builder.games.senshiai.terms import (
     parse_modifier,
     parse_power,
 )
+from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.listread import check_keys, read_counts, value_kind
-from builder.kit.numbers import plural
 from builder.names import normalize
 
 if TYPE_CHECKING:
@@ -321,7 +321,17 @@ def read_positive_int(doc: Any, key: str, diags: list, what: str) -> int | None:
         return None
     v = doc.data[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        diags.append(doc.diag((key,), f"'{key}' must be a whole number of at least 1 ({what}), not {value_kind(v)}"))
+        diags.append(
+            doc.diag(
+                (key,),
+                L_(
+                    "'{key}' must be a whole number of at least 1 ({what}), not {value_kind}",
+                    key=key,
+                    what=what,
+                    value_kind=value_kind(v),
+                ),
+            )
+        )
         return None
     return v
 
@@ -349,7 +359,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[Deck, list[Finding]]:
             findings.append(
                 error(
                     "senshiai.unknown-card",
-                    f"unknown card '{name}'" + (f"; {hint}" if hint else "; add it in a pack (packs: [my-cards.yaml])"),
+                    L_("unknown card '{name}'; {hint}", name=name, hint=hint)
+                    if hint
+                    else L_("unknown card '{name}'; add it in a pack (packs: [my-cards.yaml])", name=name),
                     loc=loc,
                     value=name,
                     line=line,
@@ -395,9 +407,20 @@ def check_capital(deck: Deck, catalog: Catalog) -> list[Finding]:
         first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
         f = error(
             "senshiai.capital-count",
-            f"deck has {plural(n, 'Capital')}"
-            + (f" ({names})" if names else "")
-            + f" but must have exactly {want} (a card with the Capital subtype)",
+            Ln_(
+                "deck has {n} Capital ({names}) but must have exactly {want} (a card with the Capital subtype)",
+                "deck has {n} Capitals ({names}) but must have exactly {want} (a card with the Capital subtype)",
+                n,
+                names=names,
+                want=want,
+            )
+            if names
+            else Ln_(
+                "deck has {n} Capital but must have exactly {want} (a card with the Capital subtype)",
+                "deck has {n} Capitals but must have exactly {want} (a card with the Capital subtype)",
+                n,
+                want=want,
+            ),
             loc=first.loc if first else ("cards",),
             source=SRC_CAPITAL,
             value=n,
@@ -412,9 +435,12 @@ def check_capital(deck: Deck, catalog: Catalog) -> list[Finding]:
                 _at(
                     warning(
                         "senshiai.capital-cost",
-                        f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; the Capitals of the "
-                        "Basic Collection cost nulla (N), and a Capital is never paid for: it begins "
-                        "the game in place",
+                        L_(
+                            "Capital '{name}' costs {cost}; the Capitals of the Basic Collection cost nulla (N), and "
+                            "a Capital is never paid for: it begins the game in place",
+                            name=e.card.name,
+                            cost=cost_label(e.card.cost),
+                        ),
                         loc=e.loc,
                         source=f"{SEED}:66",
                         value=cost_label(e.card.cost),
@@ -434,7 +460,12 @@ def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]
         out.append(
             error(
                 "senshiai.deck-size",
-                f"deck has {plural(total, 'card')} but the agreed size is {deck.size}",
+                Ln_(
+                    "deck has {n} card but the agreed size is {size}",
+                    "deck has {n} cards but the agreed size is {size}",
+                    total,
+                    size=deck.size,
+                ),
                 loc=("size",),
                 source=SRC_DECK,
                 value=total,
@@ -443,11 +474,16 @@ def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]
             )
         )
     if deck.size is not None and deck.size > limit:  # one finding, at the size that was agreed
-        held = f"; the deck has {plural(total, 'card')}" if total > limit else ""
+        held = Ln_("; the deck has {n} card", "; the deck has {n} cards", total) if total > limit else ""
         out.append(
             error(
                 "senshiai.deck-max",
-                f"agreed size {deck.size} > {limit} (the most a deck may hold){held}",
+                L_(
+                    "agreed size {size} > {limit} (the most a deck may hold){held}",
+                    size=deck.size,
+                    limit=limit,
+                    held=held,
+                ),
                 loc=("size",),
                 source=SRC_DECK,
                 value=deck.size,
@@ -459,7 +495,7 @@ def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]
         out.append(
             error(
                 "senshiai.deck-max",
-                f"deck has {total} cards > {limit} (the most a deck may hold)",
+                L_("deck has {n} cards > {limit} (the most a deck may hold)", n=total, limit=limit),
                 loc=("cards",),
                 source=SRC_DECK,
                 value=total,
@@ -480,19 +516,26 @@ def check_fields(deck: Deck, catalog: Catalog) -> list[Finding]:
         from builder.catalog.browse import complete_in
 
         if "type" in miss:
-            msg = (
-                f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
-                f"give it: complete the card in {complete_in(catalog, 'cards', e.card)}"
+            msg = L_(
+                "'{name}' has no known Type (terrain, troop or event); the rulebook does not give it: complete "
+                "the card in {where}",
+                name=e.card.name,
+                where=complete_in(catalog, "cards", e.card),
             )
             src = f"{SEED}:49"
         else:
-            why = [f"{f} ({FIELD_WHY[f]})" if f in FIELD_WHY else f for f in miss]
+            why: list[str] = [
+                Text("{field} ({why})", {"field": f, "why": Text(FIELD_WHY[f])}) if f in FIELD_WHY else f for f in miss
+            ]
             capital = e.card.is_capital() and "power" in miss
             if capital:
-                why[miss.index("power")] = "power (a Capital acts as a Unit and fights)"
-            msg = (
-                f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
-                f"complete the card in {complete_in(catalog, 'cards', e.card)}"
+                why[miss.index("power")] = L_("power (a Capital acts as a Unit and fights)")
+            msg = L_(
+                "'{name}' ({type}) does not state {fields}; complete the card in {where}",
+                name=e.card.name,
+                type=e.card.type,
+                fields=Text("; ".join(f"{{w{i}}}" for i in range(len(why))), {f"w{i}": w for i, w in enumerate(why)}),
+                where=complete_in(catalog, "cards", e.card),
             )
             src = f"{SEED}:64-66" if capital else SRC_FIELDS.get(e.card.type, f"{SEED}:49")
         out.append(
@@ -513,14 +556,14 @@ def check_fields(deck: Deck, catalog: Catalog) -> list[Finding]:
 
 # why a missing field matters, said where the deck check names it
 FIELD_WHY = {
-    "subtype": "Effects choose their targets by it",
-    "cost": "it is paid by discarding that many cards",
-    "paths": "a troop is recruited and moves only where it shares a path",
-    "speed": "how many Terrains it crosses in a turn",
-    "power": "it cannot fight without one",
-    "target": "an Event is cast only upon a valid Target",
-    "duration": "how long the Event lasts",
-    "abilities": "an Effect always has abilities",
+    "subtype": N_("Effects choose their targets by it"),
+    "cost": N_("it is paid by discarding that many cards"),
+    "paths": N_("a troop is recruited and moves only where it shares a path"),
+    "speed": N_("how many Terrains it crosses in a turn"),
+    "power": N_("it cannot fight without one"),
+    "target": N_("an Event is cast only upon a valid Target"),
+    "duration": N_("how long the Event lasts"),
+    "abilities": N_("an Effect always has abilities"),
     "limit": "how many troops may station on it",
 }
 
@@ -567,13 +610,18 @@ def check_recruitable(deck: Deck, catalog: Catalog) -> list[Finding]:
         c = e.card
         if c.type != "troop" or not c.paths or c.name in done:
             continue
-        where = ", ".join(sorted(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains)) or "none"
+        where = ", ".join(sorted(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains)) or L_("none")
         out.append(
             _at(
                 warning(
                     "senshiai.unrecruitable",
-                    f"'{c.name}' (paths {'/'.join(c.paths)}) can never be recruited: no Recruit "
-                    f"terrain of the deck shares a path with it (Recruit terrains: {where})",
+                    L_(
+                        "'{name}' (paths {paths}) can never be recruited: no Recruit terrain of the deck shares a "
+                        "path with it (Recruit terrains: {where})",
+                        name=c.name,
+                        paths="/".join(c.paths),
+                        where=where,
+                    ),
                     loc=e.loc,
                     source=SRC_RECRUIT,
                     value=list(c.paths),
@@ -609,8 +657,21 @@ def check_event_targets(deck: Deck, catalog: Catalog) -> list[Finding]:
             _at(
                 warning(
                     "senshiai.event-no-target",
-                    f"'{c.name}' targets {_article(c.target)} {c.target} but no other card of this "
-                    "deck can be one; it can only be cast on an opponent's cards",
+                    (
+                        L_(
+                            "'{name}' targets an {target} but no other card of this deck can be one; it can only be "
+                            "cast on an opponent's cards",
+                            name=c.name,
+                            target=c.target,
+                        )
+                        if _article(c.target) == "an"
+                        else L_(
+                            "'{name}' targets a {target} but no other card of this deck can be one; it can only be "
+                            "cast on an opponent's cards",
+                            name=c.name,
+                            target=c.target,
+                        )
+                    ),
                     loc=e.loc,
                     source=SRC_TARGET,
                     value=c.target,
@@ -699,17 +760,17 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "senshiai",
     {
-        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-        "capital-count": ("error", "a deck holds exactly one Capital", SRC_CAPITAL),
+        "unknown-card": ("error", N_("a card the catalog and the list's packs do not know")),
+        "capital-count": ("error", N_("a deck holds exactly one Capital"), SRC_CAPITAL),
         "capital-cost": (
             "warning",
-            "a Capital with a cost other than nulla (the Basic Collection's cost nulla)",
+            N_("a Capital with a cost other than nulla (the Basic Collection's cost nulla)"),
             f"{SEED}:66",
         ),
-        "deck-size": ("error", "the deck does not hold the agreed number of cards", SRC_DECK),
-        "deck-max": ("error", "the deck (or its agreed size) is over the most a deck may hold", SRC_DECK),
-        "card-fields": ("warning", "a card lacks fields its type must print (named in the message)", f"{SEED}:49"),
-        "unrecruitable": ("warning", "a troop no Recruit terrain of the deck can recruit", SRC_RECRUIT),
-        "event-no-target": ("warning", "an event whose target no card of the deck can be", SRC_TARGET),
+        "deck-size": ("error", N_("the deck does not hold the agreed number of cards"), SRC_DECK),
+        "deck-max": ("error", N_("the deck (or its agreed size) is over the most a deck may hold"), SRC_DECK),
+        "card-fields": ("warning", N_("a card lacks fields its type must print (named in the message)"), f"{SEED}:49"),
+        "unrecruitable": ("warning", N_("a troop no Recruit terrain of the deck can recruit"), SRC_RECRUIT),
+        "event-no-target": ("warning", N_("an event whose target no card of the deck can be"), SRC_TARGET),
     },
 )

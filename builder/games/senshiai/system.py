@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from builder.games.senshiai.packs import SenshiaiPacks
+from builder.i18n import L_
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart, NewOption
@@ -51,9 +52,9 @@ class SenshiaiNewList(NewListPart):
         return [
             NewOption(
                 "size",
-                "Agreed deck size (optional)",
+                L_("Agreed deck size (optional)"),
                 "number",
-                help="the agreed deck size (the deck must have exactly this many cards)",
+                help=L_("the agreed deck size (the deck must have exactly this many cards)"),
                 min=1,
             )
         ]
