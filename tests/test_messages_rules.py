@@ -139,7 +139,7 @@ def test_export_to_pdf_names_every_format_and_points_to_print(cli):
 
     r = cli("export", str(ROOT / "examples" / "kensei-buke.yaml"), "--to", "pdf")
     assert r.code == 2
-    assert "text, markdown, json, yaml, code, bundle, tts" in r.stderr and "daimyo print" in r.stderr
+    assert "text, markdown, json, yaml, code, bundle, link, html, tts" in r.stderr and "daimyo print" in r.stderr
 
 
 def test_wrote_goes_to_standard_error_for_every_command(cli, tmp_path):

@@ -138,6 +138,7 @@ def test_the_registry_knows_each_cache_by_name_bound_and_lifetime():
         "rulebooks.patterns",
         "systems.list_models",
         "web.routes",
+        "web.words",
     ]
 
 

@@ -30,6 +30,7 @@ import os
 import warnings
 from pathlib import Path, PurePosixPath
 
+from builder import state
 from builder.errors import Diagnostic
 from builder.i18n import _
 from builder.limits import MAX_ART_BYTES, MAX_ART_FILES, MAX_IMAGE_PIXELS
@@ -184,7 +185,9 @@ def art_diagnostics(data: dict, folder: str | os.PathLike, shown: str, pos=None)
     return out
 
 
-_DIGESTS: dict[tuple, str] = {}
+_DIGESTS: dict[tuple, str] = state.cache(
+    "packart.digests", bound=4096, lifetime=state.FILE, doc="an image's SHA-256 by its path, size and modification time"
+)
 
 
 def file_sha256(path: Path) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from builder.errors import command_line
 from builder.event import db
 from builder.event.db import changes, drops, event_settings, events, pairings, players, results, rounds
 from builder.event.intake import EventRefused
@@ -526,7 +527,7 @@ def _unpair(conn: Connection, day: DayState, n: int) -> None:
     if any(p["result"] is not None for p in r["pairings"]):
         raise EventRefused(
             _("round {n} has results: it cannot be paired again").format(n=n),
-            _("change a table by hand with --swap, or correct a result with 'daimyo event result'"),
+            command_line(_("change a table by hand with --swap, or correct a result with 'daimyo event result'")),
             status=409,
         )
     conn.execute(delete(pairings).where(pairings.c.round_id == r["id"]))
@@ -616,7 +617,7 @@ def _pair_cut(day: DayState, n: int, active: list[int]) -> list[Pair]:
                 _("a top {top} cut needs {top} players; {count} are still playing").format(
                     top=s.top, count=len(ranked)
                 ),
-                _("set a smaller cut with 'daimyo event settings DIR --top N'"),
+                command_line(_("set a smaller cut with 'daimyo event settings DIR --top N'")),
                 status=409,
             )
         return pair_top_cut(ranked, s.top)

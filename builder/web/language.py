@@ -17,7 +17,7 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from builder import i18n
+from builder import i18n, state
 from builder.errors import DaimyoError
 from builder.i18n import _
 from builder.paths import within
@@ -28,7 +28,9 @@ from builder.yamlio import atomic_write, read_text
 FILE = Path(".daimyo") / "settings.json"
 _LOCK = threading.Lock()
 # the settings file's (mtime, size) -> the language it names: read again only when it changes
-_SEEN: dict[Path, tuple[tuple[int, int], str]] = {}
+_SEEN: dict[Path, tuple[tuple[int, int], str]] = state.cache(
+    "web.language", bound=64, lifetime=state.FILE, doc="a workspace's chosen language, by its settings file's identity"
+)
 
 
 def autonym(lang: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from builder import state
 from builder.i18n import N_, _
 
 GAME_WORDS = (
@@ -101,17 +102,13 @@ GAME_WORDS = (
 )
 
 
-_KNOWN: set[str] = set()
-
-
-def known() -> set[str]:
+@state.memo("web.words", bound=None, lifetime=state.PROCESS, doc="the games' fixed words the pages translate (the code's)")
+def known() -> frozenset[str]:
     """The words ``tr`` translates: the games' above and the print options' labels."""
-    if not _KNOWN:
-        from builder.web import printing
+    from builder.web import printing
 
-        labels = (printing.PAPERS, printing.CARDS, printing.BLEEDS, printing.DUPLEX, printing.LAYOUTS)
-        _KNOWN.update(GAME_WORDS, (label for choices in labels for _v, label in choices), (printing.SERVICES[0][1],))
-    return _KNOWN
+    labels = (printing.PAPERS, printing.CARDS, printing.BLEEDS, printing.DUPLEX, printing.LAYOUTS)
+    return frozenset((*GAME_WORDS, *(label for choices in labels for _v, label in choices), printing.SERVICES[0][1]))
 
 
 def tr(word: Any) -> Any:
