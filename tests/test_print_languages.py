@@ -300,10 +300,12 @@ def test_a_translated_name_in_a_list_is_read_as_its_key(tmp_path):
 
 def test_an_unknown_translated_name_gets_did_you_mean(tmp_path):
     lst = _kensei_list(tmp_path, "Campesinoss")  # close only to the Spanish name of Peasants
-    run = daimyo("check", str(lst))
+    english = daimyo("check", str(lst))
+    assert "did you mean 'Campesinos'" not in english.stdout + english.stderr  # in English: English names only
+    run = daimyo("--lang", "es", "check", str(lst))
     assert run.returncode != 0
     said = run.stdout + run.stderr
-    assert "unknown troop 'Campesinoss'; did you mean 'Campesinos'?" in said, said
+    assert "tropa desconocida: 'Campesinoss'; ¿querías decir 'Campesinos'?" in said, said
 
 
 def test_a_pack_carries_its_own_translations(tmp_path):

@@ -30,7 +30,7 @@ from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
 from builder.errors import CatalogError, DaimyoError, Diagnostic, option
-from builder.i18n import L_
+from builder.i18n import L_, SOURCE_LANGUAGE, current_language
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import cache_dir, catalog_dir, display_path, exists, is_file, origin_text
@@ -136,9 +136,6 @@ class Catalog:
             for rec in self.records(section):
                 cands.append(rec["name"])
                 cands.extend(rec.get("aliases") or [])
-            from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
-
-            cands.extend(translated_names(self, section))
             index = indexes[section] = NameIndex(cands)
         hits = index.suggest(name, n)
         # show display names, not aliases
@@ -153,16 +150,17 @@ class Catalog:
         # remembered: a list is read and checked several times per edit, each unknown name
         # asking again (a comparison with every catalog name each time)
         memo = self.memo("did_you_mean")
-        key = (section, name)
+        key = (section, name, current_language())
         hit = memo.get(key)
         if hit is None:
             if len(memo) > 50_000:
                 memo.clear()
             hit = did_you_mean(name, self.suggest(section, name))
-            if not hit:  # a name written in another language: the closest translated names
+            lang = current_language()
+            if not hit and lang != SOURCE_LANGUAGE:  # a name written in the language shown: its closest names there
                 from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
 
-                hit = did_you_mean(name, translated_names(self, section))
+                hit = did_you_mean(name, translated_names(self, section, lang))
             memo[key] = hit
         return hit
 

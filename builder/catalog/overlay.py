@@ -199,18 +199,18 @@ def alias_index(catalog: Any, section: str) -> dict[str, int]:
     return out
 
 
-def translated_names(catalog: Any, section: str) -> list[str]:
-    """Every translated name and alias of a section's entries (for did-you-mean)."""
+def translated_names(catalog: Any, section: str, lang: str) -> list[str]:
+    """Every name and alias of a section's entries in ``lang``'s overlay (for did-you-mean)."""
     memo = catalog.memo("overlay_names")
-    hit = memo.get(section)
+    hit = memo.get((section, lang))
     if hit is None:
         hit = []
-        for lang in _all_languages(catalog):
+        if lang in _all_languages(catalog):
             for data in _sources(catalog, lang):
                 for sec, _key, value in _entries(data):
                     if sec == section:
                         hit.extend(n for n in [value.get("name"), *(value.get("aliases") or [])] if isinstance(n, str))
-        memo[section] = hit
+        memo[(section, lang)] = hit
     return hit
 
 
