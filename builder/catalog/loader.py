@@ -686,9 +686,8 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
                 )
             )
             continue
-        for k in ("example",):
-            if k in data and not isinstance(data[k], bool):
-                diags.append(p.diag((k,), L_("'{k}' must be true or false", k=k), code="catalog.type"))
+        if "example" in data and not isinstance(data["example"], bool):
+            diags.append(p.diag(("example",), L_("'{k}' must be true or false", k="example"), code="catalog.type"))
         diags.extend(meta_diagnostics(data, p))
         ident = PackId.of(data, pf)
         pack_info.append(

@@ -177,63 +177,8 @@ def _setup(
             samurai_by[id(p)] = s
     host = _host(players, samurai_by)
     for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            continue
-        pname = str(p.get("name") or _("Player {n}").format(n=i + 1))
-        fam = display_name(catalog, "families", _name(catalog, "families", p.get("family")))
-        sam = samurai_by.get(id(p))
-        sam_name = display_name(catalog, "samurai", sam) if sam is not None else str(p.get("samurai") or "\u2014")
-        honor = getattr(sam, "honor", None) if sam is not None else None
-        head = f"{i + 1}. {pname} \u2014 " + _("{family} family").format(family=fam or "?")
-        if host is not None and host == i:
-            head += " \u2014 " + _("first host of the emperor")
-        prov_rows = []
-        units_total = 0
-        samurai_placed = 0
-        for j, pr in enumerate(p.get("provinces") or []):
-            if isinstance(pr, str):
-                pr = {"province": pr}
-            if not isinstance(pr, dict):
-                continue
-            units = _as_int(pr.get("units", 0))
-            units_total += units
-            has_sam = bool(pr.get("samurai", False))
-            samurai_placed += has_sam
-            prov_rows.append(
-                [
-                    str(j + 1),
-                    display_name(catalog, "provinces", _name(catalog, "provinces", pr.get("province"))),
-                    "1",
-                    str(units),
-                    sam_name if has_sam else "",
-                ]
-            )
-        prov_rows.append(["", _("total"), str(len(prov_rows)), str(units_total), str(samurai_placed)])
-        ability = display_text(catalog, "samurai", sam, getattr(sam, "ability", None)) if sam is not None else None
-        info_line = (
-            _("Samurai kept: {samurai}").format(samurai=sam_name)
-            + " "
-            + (
-                _("(starting honor {honor})").format(honor=honor)
-                if honor is not None
-                else _("(starting honor: printed on the card)")
-            )
-            + (f"; {ability}" if ability else "")
-        )
-        story.append(
-            keep(
-                para(head, st.h2),
-                para(info_line, st.body),
-                table(
-                    prov_rows,
-                    [8, width - 8 - 22 - 20 - 45, 22, 20, 45],
-                    st,
-                    header=["#", _("Province (naming order)"), _("Fortress"), _("Units"), _("Samurai")],
-                    total_rows=[len(prov_rows) - 1],
-                    align_right=[2, 3],
-                ),
-            )
-        )
+        if isinstance(p, dict):
+            story.append(_player_block(catalog, st, width, i, p, samurai_by, host))
     story.append(
         source_line(
             f"{RULEBOOK}:41-46 "
@@ -260,6 +205,65 @@ def _setup(
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
     return build_pdf(out_path, story, spec, force=force)
+
+
+def _player_block(
+    catalog: Catalog, st: Styles, width: float, i: int, p: dict[str, Any], samurai_by: dict[int, Any], host: int | None
+) -> Any:
+    """One player's heading, kept samurai and starting provinces on the setup sheet."""
+    pname = str(p.get("name") or _("Player {n}").format(n=i + 1))
+    fam = display_name(catalog, "families", _name(catalog, "families", p.get("family")))
+    sam = samurai_by.get(id(p))
+    sam_name = display_name(catalog, "samurai", sam) if sam is not None else str(p.get("samurai") or "\u2014")
+    honor = getattr(sam, "honor", None) if sam is not None else None
+    head = f"{i + 1}. {pname} \u2014 " + _("{family} family").format(family=fam or "?")
+    if host is not None and host == i:
+        head += " \u2014 " + _("first host of the emperor")
+    prov_rows = []
+    units_total = 0
+    samurai_placed = 0
+    for j, pr in enumerate(p.get("provinces") or []):
+        if isinstance(pr, str):
+            pr = {"province": pr}
+        if not isinstance(pr, dict):
+            continue
+        units = _as_int(pr.get("units", 0))
+        units_total += units
+        has_sam = bool(pr.get("samurai", False))
+        samurai_placed += has_sam
+        prov_rows.append(
+            [
+                str(j + 1),
+                display_name(catalog, "provinces", _name(catalog, "provinces", pr.get("province"))),
+                "1",
+                str(units),
+                sam_name if has_sam else "",
+            ]
+        )
+    prov_rows.append(["", _("total"), str(len(prov_rows)), str(units_total), str(samurai_placed)])
+    ability = display_text(catalog, "samurai", sam, getattr(sam, "ability", None)) if sam is not None else None
+    info_line = (
+        _("Samurai kept: {samurai}").format(samurai=sam_name)
+        + " "
+        + (
+            _("(starting honor {honor})").format(honor=honor)
+            if honor is not None
+            else _("(starting honor: printed on the card)")
+        )
+        + (f"; {ability}" if ability else "")
+    )
+    return keep(
+        para(head, st.h2),
+        para(info_line, st.body),
+        table(
+            prov_rows,
+            [8, width - 8 - 22 - 20 - 45, 22, 20, 45],
+            st,
+            header=["#", _("Province (naming order)"), _("Fortress"), _("Units"), _("Samurai")],
+            total_rows=[len(prov_rows) - 1],
+            align_right=[2, 3],
+        ),
+    )
 
 
 def _host(players: list, samurai_by: dict) -> int | None:

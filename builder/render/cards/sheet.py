@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from builder.catalog.packart import art_folder
 from builder.errors import UsageError
@@ -444,20 +444,9 @@ def render_cards(
     else:
         plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
-    # glyph coverage of everything printed, before drawing
-    items = []
-    for f in faces:
-        for spec in tpl.layouts[f.layout].fields:
-            t = field_text(spec, f.entry, catalog)
-            if t:
-                items.append((f"card '{f.name}'", spec.field or "text", t))
-    for key, b in tpl.backs.items():
-        items.append((f"back '{key}'", "title", b.title + b.subtitle))
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
-    items.extend(("footer", "footer", x) for x in footer)
     title = _("{name} ({system} cards)").format(name=doc.name or Path(doc.file).stem, system=doc.system)
-    items.append((_("the list"), "name", title))
-    problems = fonts.check_glyphs(items, fonts.REGULAR)
+    problems = _glyph_problems(faces, tpl, catalog, footer, title)
     copies = [f for f in faces for _ in range(f.count)]
     chunks = page_chunks(len(copies), plan.per_page) or [range(0)]
     n_sheets = len(chunks)
@@ -467,7 +456,6 @@ def render_cards(
     else:
         sheet_pages = n_sheets * (2 if backs else 1)
     total_pages = sheet_pages + 1  # and the list page
-    title = _("{name} ({system} cards)").format(name=doc.name or Path(doc.file).stem, system=doc.system)
     size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (
         ", " + _("bleed {bleed} mm").format(bleed=f"{opts.bleed:g}") if opts.bleed else ""
     )
@@ -575,6 +563,21 @@ def render_cards(
     if opts.cut_machine:
         write_contours(plan, job.path, force=force, sheets=[len(ch) for ch in chunks])
     return job.path
+
+
+def _glyph_problems(faces: Any, tpl: Any, catalog: Any, footer: list[str], title: str) -> Any:
+    """Glyph coverage of everything a card sheet prints, found before drawing."""
+    items = []
+    for f in faces:
+        for spec in tpl.layouts[f.layout].fields:
+            t = field_text(spec, f.entry, catalog)
+            if t:
+                items.append((f"card '{f.name}'", spec.field or "text", t))
+    for key, b in tpl.backs.items():
+        items.append((f"back '{key}'", "title", b.title + b.subtitle))
+    items.extend(("footer", "footer", x) for x in footer)
+    items.append((_("the list"), "name", title))
+    return fonts.check_glyphs(items, fonts.REGULAR)
 
 
 EDGES = {"long": N_("long"), "short": N_("short")}
