@@ -55,7 +55,6 @@ def server(tmp_path, monkeypatch):
         yield {"url": url, "ws": ws, "registry": f"{srv.url}/registry/index.json", "mine": mine, "tmp": tmp_path}
 
 
-@pytest.mark.slow  # a journey in the browser
 def test_registries_art_and_publish_in_the_browser(browser, server, shots):
     ctx = browser.new_context(viewport={"width": 1366, "height": 1000})
     pg = ctx.new_page()

@@ -111,7 +111,8 @@ def holdings(rows: list[dict[str, Any]], doc: Any, catalog: Any, across: dict[tu
         here = {}
     for r in rows:
         k = (r["section"], normalize(r["name"]))
-        r["owned"] = owned.get(k, 0)
+        # no collection of this game: no line of counts under every entry (a phone scrolls less)
+        r["owned"] = owned.get(k, 0) if owned or problem else None
         r["used_here"] = here.get(k, 0)
         r["used_all"] = (across or {}).get(k, 0)
     return problem
