@@ -41,6 +41,7 @@ _DROP = re.compile(
 )
 _ATTR = re.compile(r'\s(?:title|aria-label|placeholder|alt|hx-confirm|data-t-[a-z-]+)="([^"]*)"', re.I)
 _TAG = re.compile(r"<[^>]*>")
+_URL = re.compile(r"https?://\S+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]")
 
 
@@ -86,6 +87,7 @@ def unmarked(page: str, data: Data) -> list[str]:
     """The runs of ``page``'s text outside brackets with an English word that is not data."""
     bad = []
     for line in _unbracket(readable(page)).splitlines():
+        line = _URL.sub("", line)  # an address is data (a placeholder's example registry)
         if not _WORD.search(line) or data.holds(line):
             continue
         rest = line
