@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from builder import __version__, limits, state, yamlio
+from builder.catalog.overlay import alias_index, translated_names
 from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
@@ -115,8 +116,6 @@ class Catalog:
         if i is None:
             i = self._loose.get(section, {}).get(loose(name))
         if i is None and translated and section in self._index:
-            from builder.catalog.overlay import alias_index  # noqa: PLC0415 - only for a name the catalog lacks
-
             i = alias_index(self, section).get(normalize(name))
         return i
 
@@ -158,8 +157,6 @@ class Catalog:
             hit = did_you_mean(name, self.suggest(section, name))
             lang = current_language()
             if not hit and lang != SOURCE_LANGUAGE:  # a name written in the language shown: its closest names there
-                from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
-
                 hit = did_you_mean(name, translated_names(self, section, lang))
             memo[key] = hit
         return hit

@@ -28,6 +28,7 @@ from builder import state
 from builder.i18n import SOURCE_LANGUAGE, current_language
 from builder.names import normalize
 from builder.paths import catalog_dir
+from builder.yamlio import load_yaml
 
 META = ("language", "sources", "assumed")  # top-level keys of an overlay file that are not sections
 
@@ -46,8 +47,6 @@ def languages(system: str) -> list[str]:
     "overlay.files", bound=64, lifetime=state.PROCESS, doc="a game's overlay file, by system, language and mtime"
 )
 def _read(path: str, mtime: float) -> dict:
-    from builder.yamlio import load_yaml  # noqa: PLC0415 - only when a page is shown in another language
-
     data, _pos = load_yaml(path)
     return data if isinstance(data, dict) else {}
 

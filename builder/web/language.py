@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -36,8 +37,6 @@ _SEEN: dict[Path, tuple[tuple[int, int], str]] = state.cache(
 def autonym(lang: str) -> str:
     """A language's name in itself (``Français``), as a language menu shows it."""
     try:
-        from babel import Locale
-
         name = Locale.parse(lang).get_display_name(lang) or lang
     except Exception:
         return lang

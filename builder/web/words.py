@@ -13,6 +13,7 @@ from typing import Any
 
 from builder import state
 from builder.i18n import N_, _
+from builder.web import printing
 
 GAME_WORDS = (
     # the lists' titles and what an entry is, what its count counts
@@ -105,8 +106,6 @@ GAME_WORDS = (
 @state.memo("web.words", bound=None, lifetime=state.PROCESS, doc="the games' fixed words the pages translate (the code's)")
 def known() -> frozenset[str]:
     """The words ``tr`` translates: the games' above and the print options' labels."""
-    from builder.web import printing
-
     labels = (printing.PAPERS, printing.CARDS, printing.BLEEDS, printing.DUPLEX, printing.LAYOUTS)
     return frozenset((*GAME_WORDS, *(label for choices in labels for _v, label in choices), printing.SERVICES[0][1]))
 
