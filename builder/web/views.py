@@ -14,7 +14,8 @@ from builder import state
 from builder.catalog.loader import load_catalog
 from builder.check import check_doc
 from builder.findings import Summary
-from builder.i18n import _
+from builder.i18n import SOURCE_LANGUAGE, _, current_language
+from builder.i18n import tr as translate_text
 from builder.kit.numbers import plain_value
 from builder.lists.document import parse_list
 from builder.lists.options import fold as library_fold
@@ -60,9 +61,14 @@ def num(v):
 def finding_text(f: object) -> str:
     """A finding's text as the pages show it, in the page's language: the one place the web
     builder words a finding (``f``: a ``Finding``, or the message of one, such as the reason a
-    catalog entry cannot be added). Findings are worded in English until they carry their
-    translations; then this function returns those (``Finding.translated()``)."""
-    return humanize(getattr(f, "message", f))
+    catalog entry cannot be added): English as it always read, another language from the
+    finding's template and parameters (``Finding.translated()``, ``builder.i18n.tr``)."""
+    if current_language() == SOURCE_LANGUAGE:
+        return humanize(getattr(f, "message", f))
+    translated = getattr(f, "translated", None)
+    if callable(translated):
+        return str(translated())
+    return humanize(translate_text(f if isinstance(f, str) else getattr(f, "message", str(f))))
 
 
 def finding_view(f) -> dict:
