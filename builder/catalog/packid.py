@@ -30,13 +30,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from builder import limits, yamlio
 from builder.catalog.packart import art_digests, art_folder, art_refs, with_art
 from builder.errors import CatalogError, Diagnostic
 from builder.i18n import L_
 from builder.paths import display_path
-from builder.yamlio import read_text
+from builder.yamlio import Positions, read_text
 
 META_KEYS = (
     "system",
@@ -58,7 +59,7 @@ TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "
 LIST_META = ("authors", "needs")
 
 
-def content_hash(data) -> str:
+def content_hash(data: Any) -> str:
     """``sha256:<hex>`` of the pack's data in a canonical JSON form."""
     try:
         text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -69,7 +70,7 @@ def content_hash(data) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _text_keys(data):
+def _text_keys(data: Any) -> Any:
     if isinstance(data, dict):
         return {str(k): _text_keys(v) for k, v in data.items()}
     if isinstance(data, list):
@@ -77,7 +78,7 @@ def _text_keys(data):
     return data
 
 
-def _art_of(data: dict, file) -> dict[str, str]:
+def _art_of(data: dict[str, Any], file: str | Path | None) -> dict[str, str]:
     if file is None or not art_refs(data) or "://" in str(file):
         return {}
     try:
@@ -92,7 +93,7 @@ def short_hash(h: str | None) -> str:
     return (h or "").split(":", 1)[-1][:12]
 
 
-def meta_diagnostics(data: dict, pos) -> list[Diagnostic]:
+def meta_diagnostics(data: dict[str, Any], pos: Positions) -> list[Diagnostic]:
     """Problems with the pack-level keys (wrong types)."""
     out = []
     for k in TEXT_META:
@@ -139,11 +140,11 @@ class PackId:
     file: str | None = None
 
     @classmethod
-    def of(cls, data: dict, file: str | Path | None = None, art: dict[str, str] | None = None) -> PackId:
+    def of(cls, data: dict[str, Any], file: str | Path | None = None, art: dict[str, str] | None = None) -> PackId:
         """``art``: {path: SHA-256} of the images the pack names (``builder.catalog.packart``);
         read from beside ``file`` when not given and ``file`` is a pack file here."""
 
-        def text(*keys):
+        def text(*keys: str) -> str | None:
             for k in keys:
                 v = data.get(k)
                 if v is not None and not isinstance(v, (dict, list, bool)):
@@ -168,7 +169,7 @@ class PackId:
         """``NAME VERSION`` for people (``NAME`` when it has no version)."""
         return self.name + (f" {self.version}" if self.version else "")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | bool | None]:
         d: dict[str, str | bool | None] = {"name": self.name, "version": self.version, "hash": self.hash}
         for k in ("author", "url", "licence"):
             if getattr(self, k):
@@ -181,7 +182,7 @@ class PackId:
         return self.hash == other.hash
 
 
-def read_pack(path: str | Path) -> tuple[dict, object]:
+def read_pack(path: str | Path) -> tuple[dict[str, Any], object]:
     """The data and positions of a pack file; DaimyoError when it is not a readable mapping."""
     shown = display_path(path)
     data, pos = yamlio.parse_yaml(

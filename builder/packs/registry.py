@@ -36,8 +36,8 @@ import tomllib
 import urllib.error
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote, urljoin, urlsplit
+from typing import Any, Literal
+from urllib.parse import SplitResult, quote, urljoin, urlsplit
 
 from builder import SYSTEMS, __version__, limits, yamlio
 from builder.catalog.packart import art_folder, art_refs, norm, path_problem
@@ -84,11 +84,11 @@ class Entry:
     size: int | None = None
     content: str | None = None
     description: str | None = None
-    authors: list = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
     licence: str | None = None
-    needs: list = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)
     daimyo: str | None = None
-    art: list = field(default_factory=list)  # [{"path", "sha256", "size"}]: the images it carries
+    art: list[dict[str, Any]] = field(default_factory=list)  # [{"path", "sha256", "size"}]: the images it carries
 
     def label(self) -> str:
         return f"{self.name} {self.version}"
@@ -97,7 +97,7 @@ class Entry:
     def compatible(self) -> bool:
         return not needs_newer_daimyo(self.daimyo)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "name": self.name,
             "game": self.game,
@@ -185,7 +185,9 @@ def parse_index(text: str, where: str) -> list[Entry]:
     out = []
     for i, p in enumerate(packs):
 
-        def bad(key, message, hint=None, i=i, p=p):  # this pack's index and object, bound now
+        def bad(
+            key: str | None, message: str, hint: str | None = None, i: int = i, p: Any = p
+        ) -> DaimyoError:  # this pack's index and object, bound now
             at = ("packs", i, key) if isinstance(p, dict) and key in p else ("packs", i)
             return DaimyoError(pos.diag(at, message, code="registry.index", hint=hint))
 
@@ -242,7 +244,7 @@ def parse_index(text: str, where: str) -> list[Entry]:
     return out
 
 
-def _art_problem(art) -> str | None:
+def _art_problem(art: Any) -> str | None:
     """What is wrong with the ``art`` of a pack of an index, or None."""
     if not isinstance(art, list) or len(art) > limits.MAX_ART_FILES:
         return f"'art' must be a list of at most {limits.MAX_ART_FILES:,} images"
@@ -380,7 +382,7 @@ def no_registry_hint() -> str:
 # -- downloads --------------------------------------------------------------------------------
 
 
-def split_address(url: str, shown: str | None = None):
+def split_address(url: str, shown: str | None = None) -> SplitResult:
     """``urlsplit(url)``, its port checked; DaimyoError (one line) for an address that cannot be
     one (``http://[::1``, a port past 65535)."""
     try:
@@ -451,11 +453,11 @@ class _Deadline:
     def __init__(self, seconds: float):
         self.expired = threading.Event()
         self._lock = threading.Lock()
-        self._socks: list = []
+        self._socks: list[socket.socket] = []
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
 
-    def connect(self, *args, **kwargs):
+    def connect(self, *args: Any, **kwargs: Any) -> socket.socket:
         """``socket.create_connection``, the connection watched."""
         sock = socket.create_connection(*args, **kwargs)
         with self._lock:
@@ -465,7 +467,7 @@ class _Deadline:
         return sock
 
     @staticmethod
-    def _shut(sock) -> None:
+    def _shut(sock: socket.socket) -> None:
         try:
             sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -477,11 +479,11 @@ class _Deadline:
             for sock in self._socks:
                 self._shut(sock)
 
-    def __enter__(self):
+    def __enter__(self) -> _Deadline:
         self._timer.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self._timer.cancel()
         return False
 
@@ -511,12 +513,12 @@ def _fetch_http(url: str, limit: int) -> bytes:
         http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
     class Plain(http.client.HTTPConnection):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._create_connection = deadline.connect
 
     class Secure(http.client.HTTPSConnection):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._create_connection = deadline.connect
 
@@ -682,7 +684,7 @@ def search(entries: list[Entry], text: str | None = None, game: str | None = Non
     """The newest version of each pack matching ``text`` (name, description, authors; any case)
     and ``game``."""
     want = loose(text) if text else ""
-    newest: dict[tuple, Entry] = {}
+    newest: dict[tuple[str, str], Entry] = {}
     for e in entries:
         if game and e.game != game:
             continue
@@ -768,7 +770,7 @@ def newest(entries: list[Entry], name: str, game: str | None) -> Entry | None:
 INDEX_DEPTH = 3
 
 
-def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, list[str]]:
+def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict[str, Any], list[str]]:
     """The index of every pack in ``folder`` (and its subfolders, 3 deep): (index, lines for
     people). Every pack is checked; CatalogError lists every problem and nothing is returned
     then. Packs need ``version:``; one name and version appear once."""
@@ -786,9 +788,9 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
                 files.append(p)
     diags: list[Diagnostic] = []
-    entries: list = []
-    seen: dict[tuple, str] = {}
-    lines: list = []
+    entries: list[dict[str, Any]] = []
+    seen: dict[tuple[Any, ...], str] = {}
+    lines: list[str] = []
     for p in files:
         shown = display_path(p)
         try:
@@ -848,7 +850,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
 
         url = quote(rel) if base_url is None else base_url.rstrip("/") + "/" + quote(rel)
         authors = [str(x) for x in data.get("authors") or []] or ([ident.author] if ident.author else [])
-        e = {
+        e: dict[str, Any] = {
             "name": ident.name,
             "game": report.system,
             "version": ident.version,
@@ -877,12 +879,12 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
     return {INDEX_KEY: INDEX_FORMAT, "packs": entries}, lines
 
 
-def has_entries(data: dict) -> bool:
+def has_entries(data: dict[str, Any]) -> bool:
     """True when a pack has at least one entry (a non-empty list in any section)."""
     return any(isinstance(v, list) and v for k, v in data.items() if k not in ("authors", "needs"))
 
 
-def art_index(data: dict, pack: Path) -> list[dict]:
+def art_index(data: dict[str, Any], pack: Path) -> list[dict[str, Any]]:
     """The index's ``art`` of a pack file: each image it names, with its SHA-256 and size."""
     folder = art_folder(pack)
     out = []
@@ -898,7 +900,7 @@ def art_index(data: dict, pack: Path) -> list[dict]:
     return out
 
 
-def _text(v):
+def _text(v: object) -> str | None:
     return None if v is None else str(v)
 
 
@@ -914,7 +916,7 @@ def is_index_file(path: str | Path) -> bool:
     return isinstance(data, dict) and data.get(INDEX_KEY) == INDEX_FORMAT and isinstance(data.get("packs"), list)
 
 
-def dump_index(index: dict) -> str:
+def dump_index(index: dict[str, Any]) -> str:
     return json.dumps(index, indent=2, ensure_ascii=False) + "\n"
 
 

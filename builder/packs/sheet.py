@@ -30,6 +30,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import LiteralScalarString
@@ -56,7 +57,7 @@ _FALSE = {"false", "no", "n", "0", "off"}
 class Row:
     section: str
     row: int  # 1-based row in the sheet
-    cells: dict  # field -> (text, column)
+    cells: dict[str, Any]  # field -> (text, column)
 
 
 @dataclass
@@ -64,9 +65,9 @@ class Sheet:
     """What a spreadsheet file holds, before conversion."""
 
     file: str  # as shown in messages (for xlsx: FILE#SHEET per row, see ``label``)
-    meta: dict = field(default_factory=dict)  # key -> (text, row, col)
-    rows: list = field(default_factory=list)
-    labels: dict = field(default_factory=dict)  # section -> file label for messages
+    meta: dict[str, Any] = field(default_factory=dict)  # key -> (text, row, col)
+    rows: list[Row] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)  # section -> file label for messages
 
     def label(self, section: str) -> str:
         return self.labels.get(section, self.file)
@@ -89,8 +90,14 @@ def sheet_format(path: str) -> str:
 
 
 def _header_map(
-    sheet: Sheet, system: str, header: list, row_no: int, label: str, default_section: str | None, diags: list
-) -> tuple[dict, int | None]:
+    sheet: Sheet,
+    system: str,
+    header: list[Any],
+    row_no: int,
+    label: str,
+    default_section: str | None,
+    diags: list[Diagnostic],
+) -> tuple[dict[int, str], int | None]:
     """column index -> field name (or 'section'); index of the section column."""
     known: set[str] = set()
     for s in sections(system):
@@ -150,7 +157,7 @@ def _header_map(
     return cols, sec_col
 
 
-def read_csv(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
+def read_csv(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list[Diagnostic]]:
     shown = display_path(path)
     text = read_text(path, display=shown).lstrip("\ufeff")
     sheet = Sheet(shown)
@@ -263,7 +270,7 @@ def _check_unpacked(path: str | Path, shown: str) -> None:
         )
 
 
-def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
+def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list[Diagnostic]]:
     shown = display_path(path)
     try:
         import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
@@ -345,7 +352,7 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
     return sheet, diags
 
 
-def _cell_text(v) -> str:
+def _cell_text(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float) and v.is_integer():
@@ -356,7 +363,7 @@ def _cell_text(v) -> str:
 # -- converting ----------------------------------------------------------------------------
 
 
-def _convert(f: FieldInfo, text: str):
+def _convert(f: FieldInfo, text: str) -> Any:
     """The value of one cell; ValueError with a message naming what was expected."""
     t = text.strip()
     if f.kind in ("mapping", "items"):
@@ -370,7 +377,7 @@ def _convert(f: FieldInfo, text: str):
     return _scalar(f.kind, t, f)
 
 
-def _scalar(kind: str | None, t: str, f: FieldInfo):
+def _scalar(kind: str | None, t: str, f: FieldInfo) -> Any:
     if kind == "int":
         if re.fullmatch(r"[+-]?[0-9]+", t):
             return int(t)
@@ -401,7 +408,7 @@ def _scalar(kind: str | None, t: str, f: FieldInfo):
     return t
 
 
-def _flow(t: str, want: str):
+def _flow(t: str, want: str) -> Any:
     try:
         data, _ = yamlio.parse_yaml(t, "<cell>")
     except DaimyoError as exc:
@@ -414,11 +421,13 @@ def _flow(t: str, want: str):
     return data
 
 
-def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | None = None) -> tuple[dict, list, dict]:
+def sheet_to_pack(
+    sheet: Sheet, system: str, overrides: dict[str, Any], assumed: str | None = None
+) -> tuple[dict[str, Any], list[Diagnostic], dict[tuple[str, int], tuple[str, Row]]]:
     """(pack data, diagnostics, where) where maps (section, index) -> Row. ``assumed`` is written
     into rows that give neither ``source`` nor ``assumed`` (every entry says where it is from)."""
     diags: list[Diagnostic] = []
-    data: dict = {"system": system}
+    data: dict[str, Any] = {"system": system}
 
     roots = set(catalog_module(system).CATALOG_MODEL.model_fields) - set(sections(system))
     for key, (text, row, col) in sheet.meta.items():
@@ -464,7 +473,7 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
             data[k] = v
     allowed = sections(system)
     fields = {s: {f.name: f for f in entry_fields(system, s)} for s in allowed}
-    where: dict = {}
+    where: dict[tuple[str, int], tuple[str, Row]] = {}
     for r in sheet.rows:
         label = sheet.label(r.section)
         sec_col = r.cells.pop("__section_col__", ("", 1))[1]
@@ -532,7 +541,7 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
     return data, diags, where
 
 
-def _base_record(system: str, section: str, entry: dict):
+def _base_record(system: str, section: str, entry: dict[str, Any]) -> dict[str, Any] | None:
     cat = load_catalog(system)
     for key in (entry.get("id"), entry.get("name")):
         if isinstance(key, str):
@@ -545,11 +554,11 @@ def _base_record(system: str, section: str, entry: dict):
 # -- writing packs ---------------------------------------------------------------------------
 
 
-def dump_pack(data: dict) -> str:
+def dump_pack(data: dict[str, Any]) -> str:
     """A pack as YAML: the pack-level keys, then each section as a block list of entries
     with one field per line (lists and mappings inside a field in flow style)."""
 
-    def prep(v):
+    def prep(v: Any) -> Any:
         if isinstance(v, str) and "\n" in v:
             return LiteralScalarString(v)
         if isinstance(v, dict):
@@ -584,10 +593,10 @@ def import_sheet(
     path: str | Path,
     system: str | None,
     section: str | None = None,
-    overrides: dict | None = None,
+    overrides: dict[str, Any] | None = None,
     assumed: str | None = "",
     default_name: str | None = None,
-) -> tuple[str, dict]:
+) -> tuple[str, dict[str, Any]]:
     """(pack YAML text, pack data) from a spreadsheet; DaimyoError with every bad cell.
 
     The sheet is read once; the pack made from it is checked with the catalog as data (its
@@ -650,14 +659,14 @@ def import_sheet(
     return dump_pack(data), data
 
 
-def _sorted(diags):
+def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diags, key=lambda d: (d.file, d.line, d.col))
 
 
 _MADE = "<pack made from the sheet>"
 
 
-def _positions(data: dict):
+def _positions(data: dict[str, Any]) -> Positions:
     """Positions for a pack made from a sheet: one made-up line per section, entry and field
     (a value inside a field shares its field's line), so that a problem the catalog finds
     leads back to its entry and field (:func:`_map_back`)."""
@@ -680,7 +689,7 @@ def _positions(data: dict):
     return pos
 
 
-def validate_sheet(data: dict, where: dict, sheet: Sheet) -> None:
+def validate_sheet(data: dict[str, Any], where: dict[tuple[str, int], tuple[str, Row]], sheet: Sheet) -> None:
     """Check the pack with the catalog; map every problem back to its row and column."""
     pos = _positions(data)
     try:
@@ -691,9 +700,9 @@ def validate_sheet(data: dict, where: dict, sheet: Sheet) -> None:
         raise DaimyoError(_sorted(out)) from None
 
 
-def _line_paths(pos) -> tuple[list[int], list[tuple]]:
+def _line_paths(pos: Positions) -> tuple[list[int], list[tuple[Any, ...]]]:
     """(lines, paths) of every entry and field, sorted by line (for a binary search)."""
-    best: dict[int, tuple] = {}
+    best: dict[int, tuple[Any, ...]] = {}
     for path, (line, _col) in list(pos.key.items()) + list(pos.value.items()):
         if len(path) >= 2 and isinstance(path[1], int) and len(path) <= 3:
             if line not in best or len(path) > len(best[line]):
@@ -702,7 +711,12 @@ def _line_paths(pos) -> tuple[list[int], list[tuple]]:
     return lines, [best[n] for n in lines]
 
 
-def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnostic:
+def _map_back(
+    d: Diagnostic,
+    line_paths: tuple[list[int], list[tuple[Any, ...]]],
+    where: dict[tuple[str, int], tuple[str, Row]],
+    sheet: Sheet,
+) -> Diagnostic:
     """A diagnostic at a line of the pack made from the sheet, moved to the sheet's row and column."""
     lines, paths = line_paths
     i = bisect.bisect_right(lines, d.line) - 1
@@ -728,7 +742,7 @@ def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnosti
 # -- exporting -------------------------------------------------------------------------------
 
 
-def cell_text(f: FieldInfo | None, v) -> str:
+def cell_text(f: FieldInfo | None, v: Any) -> str:
     """The text of value ``v`` of field ``f`` in a spreadsheet's cell (lists as 'a; b')."""
     if v is None:
         return ""
@@ -748,11 +762,11 @@ def cell_text(f: FieldInfo | None, v) -> str:
     return str(v)
 
 
-def _flow_text(v) -> str:
+def _flow_text(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False)  # JSON is YAML flow: read back exactly
 
 
-def pack_tables(data: dict) -> tuple[dict, dict]:
+def pack_tables(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, tuple[list[str], list[list[str]]]]]:
     """(pack-level keys as cell text, {section: (header, rows)}) of a pack's data."""
     system = str(data.get("system", "")).strip().lower()
     allowed = sections(system)
@@ -777,7 +791,7 @@ def pack_tables(data: dict) -> tuple[dict, dict]:
     return meta, tables
 
 
-def export_csv(data: dict) -> str:
+def export_csv(data: dict[str, Any]) -> str:
     meta, tables = pack_tables(data)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -801,7 +815,7 @@ def export_csv(data: dict) -> str:
     return out.getvalue()
 
 
-def export_xlsx(data: dict) -> bytes:
+def export_xlsx(data: dict[str, Any]) -> bytes:
     try:
         import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
