@@ -44,9 +44,12 @@ class _QR:
         return QR()
 
 
-def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
-    """Write the book of ``list_files`` to ``out_path``. An unreadable list is an error
+def render_book(list_files, out_path, force: bool = False, paper="a4", title: str | None = None, players=None) -> Path:
+    """Write the book of ``list_files`` to ``out_path``, titled ``title`` (an event's name), each
+    list's player of ``players`` on its page and in the contents. An unreadable list is an error
     naming it (exit 2): a book must hold every list handed in."""
+    book_title = one_line(title) if title else "Lists of the event"
+    who = [one_line(str(p)) for p in players] if players is not None else None
     files = [str(f) for f in list_files]
     if not files:
         raise UsageError("no lists given", command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
@@ -55,10 +58,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     width = size[0] - 24.0
     entries = []
     for f in files:
-        try:
-            doc, _catalog, _lst, result = load_checked(f)
-        except DaimyoError:
-            raise
+        doc, _catalog, _lst, result = load_checked(f)
         code = share_code_of(doc)
         try:
             text = export_doc(dict(doc.data), "text", result.summary if result else None)
@@ -124,7 +124,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         )
         # filled in by hand at the event
         fields = Table(
-            [["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+            [["Player", who[i] if who else "", "Table", "", "Round", "", "Checked by", ""]],
             colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
             rowHeights=[pt(8)],
             hAlign="LEFT",
@@ -184,7 +184,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             rows.append(
                 [
                     str(i + 1),
-                    one_line(e["file"]),
+                    who[i] if who else one_line(e["file"]),
                     e["doc"].system,
                     Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(e["name"])}</a>'),
                     e["total"],
@@ -194,7 +194,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             )
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
         out = [
-            Paragraph("Lists of the event", st.title),
+            Paragraph(esc(book_title), st.title),
             Paragraph(
                 esc(f"{len(entries)} lists; each starts on a new page with its share code, QR code and fingerprint"),
                 st.subtitle,
@@ -203,7 +203,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                 rows,
                 [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)],
                 st,
-                header=["#", "File", "System", "List", "Total", "Verdict", "Page"],
+                header=["#", "Player" if who else "File", "System", "List", "Total", "Verdict", "Page"],
                 fail_rows=fail,
                 align_right=[0, 6],
             ),
@@ -219,7 +219,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             scratch,
             contents(None) + lists_story(),
             size,
-            title="Lists of the event",
+            title=book_title,
             force=True,
             ruler=False,
             _to_buffer=True,
@@ -232,7 +232,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         out_path,
         contents(first) + lists_story(),
         size,
-        title="Lists of the event",
+        title=book_title,
         subject="organiser's book",
         force=force,
         ruler=False,

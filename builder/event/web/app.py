@@ -18,42 +18,70 @@ on one database serve one event.
 import html
 import json
 import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import segno
 import uvicorn
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builder import i18n
 from builder.errors import DaimyoError, UsageError, option
-from builder.event import intake
+from builder.event import intake, outputs
 from builder.event.db import database_down
 from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
+from builder.i18n import _
+from builder.share.code import looks_like_code
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
 RETRY = {"retry-after": "30"}
-CONFIRM = {  # the organiser's actions that ask again first: (title, what it does, the button that does it)
-    "lock": (
-        "Lock the event?",
-        "Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused.",
-        "Yes, lock: take no more lists",
-    ),
-    "reveal": (
-        "Reveal every list?",
-        "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
-        "It also locks the event, and it cannot be undone.",
-        "Yes, reveal every list now",
-    ),
-}
+CONFIRM = ("lock", "reveal", "remove", "player-token")  # the organiser's actions that ask again first
+MAX_CODE = 32 * 1024  # a share code in a link: far more than any list needs
+
+
+def confirm_texts(action: str, player: str = "") -> tuple[str, str, str]:
+    """What a confirmation page says: its title, what the action does, the button that does it."""
+    if action == "lock":
+        return (
+            _("Lock the event?"),
+            _(
+                "Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused."
+            ),
+            _("Yes, lock: take no more lists"),
+        )
+    if action == "reveal":
+        return (
+            _("Reveal every list?"),
+            _(
+                "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
+                "It also locks the event, and it cannot be undone."
+            ),
+            _("Yes, reveal every list now"),
+        )
+    if action == "remove":
+        return (
+            _("Remove {player}?").format(player=player),
+            _("{player}'s link stops working at once; the lists they handed in are kept.").format(player=player),
+            _("Yes, remove {player}").format(player=player),
+        )
+    return (
+        _("A new link for {player}?").format(player=player),
+        _("{player}'s old link stops working at once: hand them the new one.").format(player=player),
+        _("Yes, make a new link for {player}").format(player=player),
+    )
+
+
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
     'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>'
@@ -192,12 +220,14 @@ class EventContext:
             )
 
     def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
+        history = self.ev.history(who)
         return self.page(
             "submit.html",
             status,
             who=who,
             csrf=self.ev.csrf(who),
-            history=self.ev.history(who),
+            history=history,
+            shown=outputs.readable(history[0]["list"], self.system) if history else None,
             openings=self.ev.openings_of(who),
             result=result,
             refused=refused,
@@ -310,26 +340,35 @@ async def submit_form(
     csrf: str = Form(""),
     text: str = Form(""),
     pick: str = Form(""),
+    action: str = Form("submit"),
     upload: UploadFile | None = File(None),
 ):
+    """Hand in a list, or (``action=check``) check it without handing it in: the text stays in
+    the box either way, so that it can be fixed."""
     ctx = context(request)
 
     who = await run_in_threadpool(ctx.signed_in, request, PLAYER_COOKIE, "player")
     await run_in_threadpool(ctx.check_csrf, who, csrf)
+    check_only = action == "check"
     try:
-        await run_in_threadpool(ctx.ev.refuse_early, who)  # locked, past the deadline, too many: before any reading
+        if not check_only:  # locked, past the deadline, too many: before any reading
+            await run_in_threadpool(ctx.ev.refuse_early, who)
         filename = upload.filename if upload is not None else None
         data = await upload.read() if upload is not None and filename else b""
         if data and text.strip():
-            raise EventRefused("paste a list or upload a file, not both", status=422)
+            raise EventRefused(_("paste a list or upload a file, not both"), status=422)
         if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
             text = await run_in_threadpool(intake.read_upload, data, filename or "", ctx.system, pick or None)
-        result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
+        if check_only:
+            result = await run_in_threadpool(ctx.ev.check_only, who, text, address(request))
+        else:
+            result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
     except EventRefused as exc:
         return await run_in_threadpool(
             ctx.player_page, who, refused=exc, status=exc.status, text=text if len(text) < 20000 else ""
         )
-    return await run_in_threadpool(ctx.player_page, who, result=result)
+    kept = text if check_only and len(text) < 20000 else ""
+    return await run_in_threadpool(ctx.player_page, who, result=result, text=kept)
 
 
 def organiser_page(request: Request, token: str | None = None):
@@ -347,30 +386,179 @@ def organiser_open(request: Request, csrf: str = Form(""), submission: int = For
     return ctx.dashboard(who, opened=ctx.ev.open_list(submission, reason, who, address(request)))
 
 
-def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm: str = Form("")):
-    """Lock or reveal: the first press shows what it does and asks again (a page, no script);
-    only the form of that page, naming the action, acts."""
+def organiser(request: Request, csrf: str) -> tuple[EventContext, Who]:
+    """The context and the signed-in organiser of a posted form, its CSRF token checked."""
     ctx = context(request)
     who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
     ctx.check_csrf(who, csrf)
+    return ctx, who
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code of ``text`` as inline SVG (no image file, no script: the page's policy allows it)."""
+    return Markup(segno.make(text, error="m", micro=False).svg_inline(scale=3, title=text))
+
+
+def handout(ctx: EventContext, who: Who, people: list[tuple[str, str]], title: str) -> HTMLResponse:
+    """The players' new links, each with its QR code, shown this once: to print or hand out."""
+    rows = [{"name": n, "link": ctx.ev.player_link(t), "qr": qr_svg(ctx.ev.player_link(t))} for n, t in people]
+    return ctx.page("handout.html", who=who, csrf=ctx.ev.csrf(who), rows=rows, title=title)
+
+
+def organiser_phase(
+    request: Request, action: str, csrf: str = Form(""), confirm: str = Form(""), player: str = Form("")
+):
+    """Lock, reveal, remove a player or give one a new link: the first press shows what it does
+    and asks again (a page, no script); only the form of that page, naming the action, acts."""
+    ctx, who = organiser(request, csrf)
     if action not in CONFIRM:
-        raise EventRefused(f"no action '{action}'", status=404)
+        raise EventRefused(_("no action '{action}'").format(action=action), status=404)
+    player = " ".join(player.split())
+    if action in ("remove", "player-token") and not player:
+        raise EventRefused(_("name the player"), _("use the buttons of the organiser's page"), status=422)
     if confirm != action:
-        title, text, button = CONFIRM[action]
-        return ctx.page("confirm.html", action=action, csrf=ctx.ev.csrf(who), title=title, text=text, button=button)
+        title, text, button = confirm_texts(action, player)
+        return ctx.page(
+            "confirm.html",
+            action=action,
+            csrf=ctx.ev.csrf(who),
+            title=title,
+            text=text,
+            button=button,
+            player=player,
+        )
     if action == "lock":
         ctx.ev.lock(who)
-    else:
+    elif action == "reveal":
         ctx.ev.reveal(who)
+    elif action == "remove":
+        ctx.ev.remove_players([player], who)
+    else:
+        token = ctx.ev.new_token(player, who)
+        return handout(ctx, who, [(player, token)], _("A new link for {player}").format(player=player))
     return RedirectResponse("/organiser", status_code=303)
 
 
-def revealed_list(request: Request, submission_id: int):
-    ctx = context(request)
+def organiser_add(request: Request, csrf: str = Form(""), names: str = Form("")):
+    """Add players, one name a line: their links and QR codes, shown this once."""
+    ctx, who = organiser(request, csrf)
+    wanted = [n for n in (line.strip() for line in names.splitlines()) if n]
+    if not wanted:
+        raise EventRefused(_("no player named"), _("write one player's name a line"), status=422)
+    added = ctx.ev.add_players(wanted, who)
+    return handout(ctx, who, added, _("New players: their links"))
+
+
+def organiser_own_token(request: Request, csrf: str = Form(""), confirm: str = Form("")):
+    """A new organiser's link: the old one stops working; this browser is signed in with the new one."""
+    ctx, who = organiser(request, csrf)
+    if confirm != "organiser-token":
+        return ctx.page(
+            "confirm.html",
+            action="organiser-token",
+            csrf=ctx.ev.csrf(who),
+            title=_("A new organiser's link?"),
+            text=_("The organiser's old link stops working at once, in every browser but this one."),
+            button=_("Yes, make a new organiser's link"),
+            player="",
+        )
+    token = ctx.ev.new_token(None, who)
+    link = ctx.ev.organiser_link(token)
+    resp = ctx.page("organiser_link.html", link=link, qr=qr_svg(link))
+    resp.set_cookie(
+        ORGANISER_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        max_age=180 * 24 * 3600,
+        path="/",
+    )
+    return resp
+
+
+def organiser_deadline(request: Request, csrf: str = Form(""), deadline: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    ctx.ev.set_deadline(deadline, who)
+    return RedirectResponse("/organiser", status_code=303)
+
+
+def download(data: bytes | str, filename: str, media_type: str) -> Response:
+    return Response(data, media_type=media_type, headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+def organiser_export(request: Request, csrf: str = Form(""), format: str = Form("csv")):
+    ctx, _who = organiser(request, csrf)
+    if format not in ("csv", "json"):
+        raise EventRefused(_("unknown format '{format}'").format(format=format[:20]), _("use csv or json"), status=422)
+    text = outputs.export_text(ctx.ev, format)
+    return download(text, f"event.{format}", "text/csv" if format == "csv" else "application/json")
+
+
+def organiser_backup(request: Request, csrf: str = Form("")):
+    ctx, _who = organiser(request, csrf)
+    with tempfile.TemporaryDirectory(prefix="daimyo-backup-") as tmp:
+        out = Path(tmp) / "event-backup.json"
+        outputs.backup(ctx.ev, str(out))
+        data = out.read_bytes()
+    return download(data, "event-backup.json", "application/json")
+
+
+async def organiser_book(request: Request, csrf: str = Form(""), anonymous: str = Form(""), paper: str = Form("a4")):
+    ctx, _who = await run_in_threadpool(organiser, request, csrf)
+    if paper not in ("a4", "letter"):
+        raise EventRefused(_("unknown paper '{paper}'").format(paper=paper[:20]), _("use a4 or letter"), status=422)
+    data = await run_in_threadpool(_book_bytes, ctx, bool(anonymous), paper)
+    return download(data, "book-anonymous.pdf" if anonymous else "book.pdf", "application/pdf")
+
+
+def _book_bytes(ctx: EventContext, anonymous: bool, paper: str) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="daimyo-book-") as tmp:
+        out = Path(tmp) / "book.pdf"
+        outputs.write_book(ctx.ev, str(out), anonymous=anonymous, paper=paper)
+        return out.read_bytes()
+
+
+def _revealed(ctx: EventContext, submission_id: int) -> dict:
     for s in ctx.ev.revealed():
         if s["id"] == submission_id:
-            return ctx.page("list.html", s=s)
-    raise EventRefused(f"no submission {submission_id}", status=404)
+            return s
+    raise EventRefused(_("no submission {n}").format(n=submission_id), status=404)
+
+
+def revealed_list(request: Request, submission_id: int):
+    """A revealed list as a person reads it: its text, its share code and link, its PDF; the
+    stored canonical JSON and its seal below, to check it by hand."""
+    ctx = context(request)
+    s = _revealed(ctx, submission_id)
+    return ctx.page("list.html", s=s, shown=outputs.readable(s["list"], ctx.system))
+
+
+async def revealed_pdf(request: Request, submission_id: int):
+    ctx = context(request)
+    s = await run_in_threadpool(_revealed, ctx, submission_id)
+    data = await run_in_threadpool(outputs.list_pdf, s["list"], ctx.system, s["player"])
+    return Response(
+        data, media_type="application/pdf", headers={"content-disposition": f'inline; filename="list-{s["id"]}.pdf"'}
+    )
+
+
+def shared_list(request: Request, code: str):
+    """``/v/CODE``: the list of a share code, read from the code alone (nothing is stored)."""
+    ctx = context(request)
+    code = code.strip()
+    if len(code) > MAX_CODE:
+        raise EventRefused(
+            _("this share code is too long: at most {n:,} characters").format(n=MAX_CODE),
+            _("copy the whole code, from DMY to its end"),
+            status=400,
+        )
+    if not looks_like_code(code):
+        raise EventRefused(_("this is not a share code"), _("copy the whole code, from DMY to its end"), status=400)
+    shown = outputs.readable(code, None)
+    if not shown["text"]:
+        raise EventRefused(_("this share code cannot be read here"), _("check that it was copied whole"), status=400)
+    return ctx.page("shared.html", code=code, shown=shown)
 
 
 def docs(request: Request):
@@ -485,8 +673,16 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/submit", response_class=HTMLResponse, include_in_schema=False)(submit_form)
     app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)(organiser_page)
     app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)(organiser_open)
+    app.post("/organiser/players", response_class=HTMLResponse, include_in_schema=False)(organiser_add)
+    app.post("/organiser/organiser-token", response_class=HTMLResponse, include_in_schema=False)(organiser_own_token)
+    app.post("/organiser/deadline", include_in_schema=False)(organiser_deadline)
+    app.post("/organiser/export", include_in_schema=False)(organiser_export)
+    app.post("/organiser/backup", include_in_schema=False)(organiser_backup)
+    app.post("/organiser/book", include_in_schema=False)(organiser_book)
     app.post("/organiser/{action}", include_in_schema=False)(organiser_phase)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
+    app.get("/lists/{submission_id}/list.pdf", include_in_schema=False)(revealed_pdf)
+    app.get("/v/{code}", response_class=HTMLResponse, include_in_schema=False)(shared_list)
     app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(docs)
     app.get("/api/event", tags=["event"], summary="The event and its players, as the token's holder may see them")(
         api_event
