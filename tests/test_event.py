@@ -394,11 +394,12 @@ def test_the_database_is_at_the_newest_migration(tmp_path, cli, database):
     folder = tmp_path / "m"
     new_event(cli, str(folder), database)
     ev = Event.open(folder)
-    assert db.current_revision(ev.engine) == db.head_revision() == "0001"
+    assert db.current_revision(ev.engine) == db.head_revision() == "0002"
     if database is None:
         with sqlite3.connect(folder / "event.db") as conn:
             tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
         assert {"events", "players", "submissions", "openings", "audit", "alembic_version"} <= tables
+        assert {"event_settings", "rounds", "pairings", "results", "changes", "drops"} <= tables
         stored = [r[0] for r in sqlite3.connect(folder / "event.db").execute("select token_hash from players")]
         assert stored == []  # no players yet; see below for hashed tokens
     tok = ev.add_players(["Eri"])[0][1]

@@ -15,6 +15,7 @@ import typer
 
 from builder.cli import echo, formats
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line
+from builder.i18n import _
 from builder.names import quoted
 from builder.yamlio import atomic_write, begin_command
 
@@ -110,12 +111,21 @@ def players_cmd(
     add: list[str] = typer.Option([], "--add", help="a new player (repeat for more)"),
     remove: list[str] = typer.Option([], "--remove", help="revoke a player's token (their lists are kept)"),
     format: str = typer.Option("text", "--format", "-f", help="text or csv (name,token,link)"),
+    club: list[str] = typer.Option(
+        [], "--club", help="NAME=CLUB: a player's club or team, kept apart by pairings that avoid one club"
+    ),
 ):
     """Add players (each gets a private submission link, shown once) or remove them; without
     options, list the players."""
 
     if format not in ("text", "csv"):
         raise UsageError(f"unknown format '{format}'", "use text or csv")
+    clubs = []
+    for c in club:
+        name, eq, value = c.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(_("--club '{text}': write NAME=CLUB").format(text=c), _("e.g. --club 'Aiko=Kyoto Dojo'"))
+        clubs.append((name.strip(), value.strip()))
     ev = _open(folder)
     if remove:
         ev.remove_players(remove)
@@ -138,9 +148,15 @@ def players_cmd(
             "(the tokens are shown only now)",
             err=True,
         )
-    elif not remove:
+    if clubs:
+        from builder.event.day import set_club
+
+        for name, value in clubs:
+            set_club(ev, name, value)
+            echo(_("{name}: club {club}").format(name=name, club=value or "-"), err=True)
+    if not (added or remove or clubs):
         for p in ev.players():
-            echo(p["name"] + (" (removed)" if p["revoked"] else ""))
+            echo(p["name"] + (f" [{p['club']}]" if p.get("club") else "") + (" (removed)" if p["revoked"] else ""))
 
 
 @guarded("token")
@@ -318,6 +334,228 @@ def restore_cmd(
 
     _ev, n = restore(backup_file, folder, database)
     echo(f"restored the event into {folder} ({n} submissions)")
+
+
+# -- the event's day: settings, rounds, results, drops, standings --------------------------------
+
+
+def _positive(value: int | None, flag: str) -> None:
+    if value is not None and value < 1:
+        raise UsageError(_("{flag} {value}: give a number from 1").format(flag=flag, value=value))
+
+
+def _table_text(p: dict) -> str:
+    if p["b"] is None:
+        return _("Table {table}: {a} has a bye").format(table=p["table"], a=p["a"])
+    line = _("Table {table}: {a} v {b}").format(table=p["table"], a=p["a"], b=p["b"])
+    res = p.get("result")
+    if res is not None:
+        said = _("draw") if res["draw"] else _("{name} won").format(name=res["winner"])
+        if res["score"]:
+            said += f" {res['score'][0]}:{res['score'][1]}"
+        state = (
+            _("confirmed")
+            if res["confirmed_at"]
+            else (_("disputed") if res["disputed"] else _("waiting for confirmation"))
+        )
+        line += f"  ({said}, {state})"
+    return line
+
+
+def _rows_out(rows: list[dict], keys: list[str], format: str, text) -> None:
+    import json
+
+    if format == "json":
+        echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif format == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: "" if r.get(k) is None else r.get(k) for k in keys})
+        echo(buf.getvalue().rstrip("\n"))
+    else:
+        for line in text():
+            echo(line)
+
+
+@guarded("pair")
+def pair_cmd(
+    folder: str = typer.Argument(..., help="the event's folder"),
+    round_: Optional[int] = typer.Option(
+        None, "--round", help="pair this round again (the latest, while it has no result) [default: the next]"
+    ),
+    format: str = typer.Option(
+        "text", "--format", "-f", help="text, json or csv", callback=formats("text", "json", "csv")
+    ),
+    swap: Optional[tuple[str, str]] = typer.Option(
+        None, "--swap", metavar="A B", help="swap two players of the round by hand (a warning when it breaks a rule)"
+    ),
+    show: bool = typer.Option(False, "--show", help="show the round's pairings and results; pair nothing"),
+):
+    """Pair the next Swiss round (or the elimination cut); JSON: [{round, table, a, b}], b null for a bye."""
+    from builder.event import day
+
+    _positive(round_, "--round")
+    ev = _open(folder)
+    if swap and show:
+        raise UsageError(_("give --swap or --show, not both"))
+    if swap:
+        rows, warnings = day.swap(ev, swap[0], swap[1], number=round_)
+        for w in warnings:
+            echo(_("warning: {what}").format(what=w), err=True)
+    elif show:
+        rows = day.pairings_of(ev, round_)
+    else:
+        rnd = day.pair(ev, number=round_)
+        rows = [{k: p[k] for k in ("round", "table", "a", "b")} for p in rnd["pairings"]]
+        echo(_("round {n} paired ({method})").format(n=rnd["round"], method=rnd["method"]), err=True)
+    results = {}
+    if format == "text":
+        n = rows[0]["round"] if rows else round_
+        for r in day.round_list(ev):
+            if r["round"] == n:
+                results = {p["table"]: p["result"] for p in r["pairings"]}
+    _rows_out(
+        rows,
+        ["round", "table", "a", "b"],
+        format,
+        lambda: (
+            [_("Round {n}").format(n=rows[0]["round"]) if rows else ""]
+            + ["  " + _table_text({**p, "result": results.get(p["table"])}) for p in rows]
+        ),
+    )
+
+
+@guarded("result")
+def result_cmd(
+    folder: str = typer.Argument(..., help="the event's folder"),
+    round_: int = typer.Option(..., "--round", help="the round"),
+    table: int = typer.Option(..., "--table", help="the table"),
+    winner: Optional[str] = typer.Option(None, "--winner", help="the winner's name"),
+    draw: bool = typer.Option(False, "--draw", help="the game was a draw"),
+    score: Optional[str] = typer.Option(
+        None, "--score", metavar="A:B", help="the game's own scores, the table's first player's first"
+    ),
+):
+    """Enter (or correct) a game's result as the organiser: confirmed at once."""
+    from builder.event import day
+
+    _positive(round_, "--round")
+    _positive(table, "--table")
+    if (winner is None) == (not draw):
+        raise UsageError(_("give --winner NAME or --draw"))
+    if score is not None:
+        day.parse_score(score)  # refused before the event is opened
+    p = day.enter_result(_open(folder), day.CLI, round_, table, winner=winner, draw=draw, score=score)
+    echo(_("round {n}").format(n=round_) + " " + _table_text(p))
+
+
+@guarded("standings")
+def standings_cmd(
+    folder: str = typer.Argument(..., help="the event's folder"),
+    format: str = typer.Option(
+        "text", "--format", "-f", help="text, json or csv", callback=formats("text", "json", "csv")
+    ),
+):
+    """The standings: points, then the event's tiebreaks (confirmed results only)."""
+    from builder.event import day
+
+    ev = _open(folder)
+    rows = day.standings(ev)
+    tiebreaks = day.settings(ev).tiebreaks
+    keys = ["rank", "player", "points", "sos", "esos", *(["h2h"] if "h2h" in tiebreaks else [])]
+    keys += ["score_diff", "seed", "wins", "draws", "losses", "byes", "dropped"]
+
+    def text():
+        yield _("Rank  Points  SOS  ESOS  Diff  Player")
+        for r in rows:
+            yield (
+                f"{r['rank']:>4}  {r['points']:>6}  {r['sos']:>3}  {r['esos']:>4}  {r['score_diff']:>4}  "
+                + r["player"]
+                + (" " + _("(dropped)") if r["dropped"] else "")
+            )
+
+    _rows_out(rows, keys, format, text)
+
+
+@guarded("drop")
+def drop_cmd(
+    folder: str = typer.Argument(..., help="the event's folder"),
+    name: str = typer.Argument(..., help="the player who leaves the event"),
+):
+    """Take a player out of the rounds paired from now on; their games are kept."""
+    from builder.event import day
+
+    d = day.drop(_open(folder), name)
+    echo(_("{name} dropped after round {n}: not paired from now on").format(name=d["player"], n=d["after_round"]))
+
+
+@guarded("settings")
+def settings_cmd(
+    folder: str = typer.Argument(..., help="the event's folder"),
+    points: Optional[str] = typer.Option(
+        None, "--points", metavar="W/D/L/B", help="points for a win, draw, loss and bye, e.g. 3/1/0/3"
+    ),
+    tiebreaks: Optional[str] = typer.Option(
+        None,
+        "--tiebreaks",
+        help="their order from sos, esos, h2h, diff and seed, e.g. sos,esos,h2h,diff,seed (none: none)",
+    ),
+    avoid_club: Optional[bool] = typer.Option(None, "--avoid-club/--allow-club", help="keep players of one club apart"),
+    fresh_tables: Optional[bool] = typer.Option(
+        None, "--fresh-tables/--any-tables", help="no player at a table they played at"
+    ),
+    first_round: Optional[str] = typer.Option(None, "--first-round", help="random (a seeded draw) or seeded"),
+    seeds: Optional[str] = typer.Option(
+        None, "--seeds", help="the seeding for round 1: names, comma-separated, best first"
+    ),
+    seed: Optional[str] = typer.Option(None, "--seed", help="the random draw's seed [default: drawn and recorded]"),
+    swiss_rounds: Optional[int] = typer.Option(None, "--swiss-rounds", help="Swiss rounds before the top cut"),
+    top: Optional[int] = typer.Option(
+        None, "--top", help="single elimination of the top N after the Swiss rounds (0: none)"
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
+):
+    """How the day is run: points, tiebreaks, pairing options, round 1, a top cut. Without
+    options, show them."""
+    import json
+
+    from builder.event import day
+
+    if points is not None:
+        day.parse_points(points)
+    if tiebreaks is not None:
+        day.parse_tiebreaks(tiebreaks)
+    ev = _open(folder)
+    change = dict(
+        points=points,
+        tiebreaks=tiebreaks,
+        avoid_club=avoid_club,
+        fresh_tables=fresh_tables,
+        first_round=first_round,
+        seed_order=seeds,
+        seed=seed,
+        swiss_rounds=swiss_rounds,
+        top=top,
+    )
+    s = day.set_settings(ev, change) if any(v is not None for v in change.values()) else day.settings(ev)
+    if format == "json":
+        echo(json.dumps(s.as_dict(), ensure_ascii=False, indent=2))
+        return
+    yes, no = _("yes"), _("no")
+    echo(_("points: win {w}, draw {d}, loss {l}, bye {b}").format(w=s.win, d=s.draw, l=s.loss, b=s.bye))
+    echo(_("tiebreaks: {names}").format(names=", ".join(s.tiebreaks) or _("none")))
+    echo(_("avoid one club: {v}").format(v=yes if s.avoid_club else no))
+    echo(_("fresh tables: {v}").format(v=yes if s.fresh_tables else no))
+    first = (
+        _("seeded: {names}").format(names=", ".join(s.seed_order) or "-")
+        if s.first_round == "seeded"
+        else _("random draw, seed {seed}").format(seed=s.seed or _("drawn when paired"))
+    )
+    echo(_("round 1: {how}").format(how=first))
+    if s.top:
+        echo(_("top {top} single elimination after {n} Swiss rounds").format(top=s.top, n=s.swiss_rounds))
 
 
 del EXIT_INPUT

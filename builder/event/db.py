@@ -63,6 +63,7 @@ players = Table(
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("created", String(40), nullable=False),
     Column("revoked", String(40)),
+    Column("club", Text),  # the club or team a player comes with: pairings may keep them apart
 )
 
 submissions = Table(
@@ -111,7 +112,92 @@ audit = Table(
     Column("address", String(64), nullable=False, default=""),
 )
 
+event_settings = Table(  # how the event's day is run: one row per event, made when first changed
+    "event_settings",
+    metadata,
+    Column("event_id", String(32), ForeignKey("events.id"), primary_key=True),
+    Column("win", Integer, nullable=False),  # points for a win, a draw, a loss and a bye
+    Column("draw", Integer, nullable=False),
+    Column("loss", Integer, nullable=False),
+    Column("bye", Integer, nullable=False),
+    Column("tiebreaks", Text, nullable=False),  # their order, comma-separated: sos,esos,h2h,diff,seed
+    Column("avoid_club", Boolean, nullable=False),
+    Column("fresh_tables", Boolean, nullable=False),
+    Column("first_round", String(16), nullable=False),  # random or seeded
+    Column("seed_order", Text, nullable=False),  # JSON: the players' names in seed order (seeded)
+    Column("seed", String(64), nullable=False),  # the random draw's seed ("" until first drawn)
+    Column("swiss_rounds", Integer),  # single elimination of the top ``top`` after these rounds
+    Column("top", Integer),
+    Column("updated", String(40), nullable=False),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # swiss or elimination
+    Column("created", String(40), nullable=False),
+    Column("method", Text, nullable=False),  # how it was paired: random draw (its seed), seeded, by score
+    Column("draw", Text),  # JSON: round 1's order of player ids (the draw or the seeds)
+    UniqueConstraint("event_id", "number", name="uq_round_number"),
+)
+
+pairings = Table(
+    "pairings",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False, index=True),
+    Column("table_no", Integer, nullable=False),
+    Column("a", Integer, ForeignKey("players.id"), nullable=False),
+    Column("b", Integer, ForeignKey("players.id")),  # None: a bye
+    UniqueConstraint("round_id", "table_no", name="uq_pairing_table"),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("pairing_id", Integer, ForeignKey("pairings.id"), nullable=False, unique=True),
+    Column("outcome", String(8), nullable=False),  # a, b (the winner) or draw
+    Column("score_a", Integer),  # the game's own scores, when given
+    Column("score_b", Integer),
+    Column("entered_by", Text, nullable=False),
+    Column("entered_at", String(40), nullable=False),
+    Column("confirmed_by", Text),
+    Column("confirmed_at", String(40)),
+    Column("disputed_by", Text),
+    Column("disputed_at", String(40)),
+    Column("dispute", Text),  # why, in the disputing player's words
+)
+
+changes = Table(  # every change to the rounds, pairings, results and drops: who, when, what
+    "changes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), nullable=False, index=True),
+    Column("at", String(40), nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("round", Integer),
+    Column("table_no", Integer),
+    Column("detail", Text, nullable=False),
+)
+
+drops = Table(
+    "drops",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, unique=True),
+    Column("after_round", Integer, nullable=False),  # the rounds paired when the player dropped
+    Column("at", String(40), nullable=False),
+    Column("actor", Text, nullable=False),
+)
+
 TABLES = (events, players, submissions, openings, audit)  # in the order rows may be inserted
+DAY_TABLES = (event_settings, rounds, pairings, results, changes, drops)  # the event's day, in that order too
 
 
 def now() -> str:

@@ -17,7 +17,19 @@ from builder.catalog.packfiles import resolve_recorded
 from builder.errors import DaimyoError, UsageError
 from builder.event import db
 from builder.event.client import Unreachable, error_of, request_json
-from builder.event.db import audit, events, openings, players, submissions
+from builder.event.db import (
+    audit,
+    changes,
+    drops,
+    event_settings,
+    events,
+    openings,
+    pairings,
+    players,
+    results,
+    rounds,
+    submissions,
+)
 from builder.event.intake import EventRefused
 from builder.event.seal import verify_revealed
 from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
@@ -269,11 +281,19 @@ def backup(ev, out: str, force: bool = False) -> int:
                 openings, openings.c.submission_id.in_(select(submissions.c.id).where(submissions.c.event_id == ev.id))
             ),
         }
+        round_ids = select(rounds.c.id).where(rounds.c.event_id == ev.id)
+        pairing_ids = select(pairings.c.id).where(pairings.c.round_id.in_(round_ids))
+        taken["changes"] = rows(changes, changes.c.event_id == ev.id)
+        taken["results"] = rows(results, results.c.pairing_id.in_(pairing_ids))
+        taken["pairings"] = rows(pairings, pairings.c.round_id.in_(round_ids))
+        taken["rounds"] = rows(rounds, rounds.c.event_id == ev.id)
+        taken["drops"] = rows(drops, drops.c.event_id == ev.id)
+        taken["event_settings"] = rows(event_settings, event_settings.c.event_id == ev.id)
         taken["submissions"] = rows(submissions, submissions.c.event_id == ev.id)
         taken["players"] = rows(players, players.c.event_id == ev.id)
         taken["events"] = rows(events, events.c.id == ev.id)
         data: dict = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
-        data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit"))
+        data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit", *DAY_KEYS))
     yamlio.atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
     n = len(taken["submissions"])
     ev.log("organiser", "backup-taken", f"{n} submissions to {Path(out).name}")
@@ -322,6 +342,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
                     )
                 for r in data["audit"]:
                     conn.execute(insert(audit).values(**{k: v for k, v in r.items() if k != "id"}))
+                _restore_day(conn, data, pid)
                 log_action(
                     conn,
                     ev_row["id"],
@@ -342,16 +363,53 @@ def restore(backup_file: str, folder: str, database: str | None = None):
     return Event(db.make_engine(url, pooled=False), ev_row["id"], target), len(data["submissions"])
 
 
+DAY_KEYS = ("event_settings", "rounds", "pairings", "results", "changes", "drops")
+
+
+def _restore_day(conn, data: dict, pid: dict) -> None:
+    """The day's rows of a backup (none in one taken before events had rounds), their ids renumbered."""
+    rid, gid = {}, {}
+    for r in data.get("event_settings", []):
+        conn.execute(insert(event_settings).values(**r))
+    for r in data.get("rounds", []):
+        rid[r["id"]] = conn.execute(
+            insert(rounds).values(**{k: v for k, v in r.items() if k != "id"})
+        ).inserted_primary_key[0]
+    for r in data.get("pairings", []):
+        row = {k: v for k, v in r.items() if k != "id"}
+        row.update(round_id=rid[r["round_id"]], a=pid[r["a"]], b=None if r["b"] is None else pid[r["b"]])
+        gid[r["id"]] = conn.execute(insert(pairings).values(**row)).inserted_primary_key[0]
+    for r in data.get("results", []):
+        row = {k: v for k, v in r.items() if k != "id"}
+        row["pairing_id"] = gid[r["pairing_id"]]
+        conn.execute(insert(results).values(**row))
+    for r in data.get("drops", []):
+        row = {k: v for k, v in r.items() if k != "id"}
+        row["player_id"] = pid[r["player_id"]]
+        conn.execute(insert(drops).values(**row))
+    for r in data.get("changes", []):
+        conn.execute(insert(changes).values(**{k: v for k, v in r.items() if k != "id"}))
+
+
 def _check_backup(data: dict, where: str) -> None:
     """UsageError unless every table of the backup is a list of rows whose fields are the table's."""
     tables = {"events": events, "players": players, "submissions": submissions, "openings": openings, "audit": audit}
+    day_tables = {
+        "event_settings": event_settings,
+        "rounds": rounds,
+        "pairings": pairings,
+        "results": results,
+        "changes": changes,
+        "drops": drops,
+    }
+    tables.update((k, t) for k, t in day_tables.items() if k in data)  # a backup of before the day has none
     for key, table in tables.items():
         rows = data.get(key)
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise UsageError(f"{where}: a damaged backup: '{key}' is not a list of rows; nothing was restored")
         cols = set(table.columns.keys())
         need = {c.name for c in table.columns if not c.nullable and c.default is None and not c.primary_key}
-        if key in ("events", "players", "submissions"):
+        if key in ("events", "players", "submissions", "rounds", "pairings"):
             need.add("id")
         for i, r in enumerate(rows, 1):
             odd = sorted(set(r) - cols)

@@ -326,7 +326,7 @@ class Event:
             raise EventRefused("only the organiser sets the deadline", status=403)
         dl = _time_option(deadline, "deadline")
         with self.engine.begin() as conn:
-            r = self._claim(conn)
+            r = self.claim(conn)
             if r["reveal_at"] and dl and r["reveal_at"] < dl:
                 raise UsageError(
                     f"deadline {dl[:16].replace('T', ' ')} UTC is after the reveal "
@@ -431,7 +431,7 @@ class Event:
                 )
         return late
 
-    def _claim(self, conn):
+    def claim(self, conn):
         """Take the event's row for this transaction, then read it: a write to it first, so that
         SQLite takes its write lock now and PostgreSQL locks the row. A lock, a reveal or another
         list of the event waits for this transaction to end, and what it reads stays true until
@@ -445,7 +445,7 @@ class Event:
         for _attempt in range(20):  # two submissions of one player at once: the second takes the next version
             try:
                 with self.engine.begin() as conn:
-                    r = self._claim(conn)
+                    r = self.claim(conn)
                     late = self._may_hand_in(conn, r, who)  # locked, or past the deadline, while it was checked
                     version = (
                         conn.execute(
@@ -647,7 +647,7 @@ class Event:
         if who.role != "organiser":
             raise EventRefused("only the organiser locks or reveals the event", status=403)
         with self.engine.begin() as conn:
-            phase = self.phase(self._claim(conn))
+            phase = self.phase(self.claim(conn))
             if phase == state:
                 raise EventRefused(f"the event is {state} already", status=409)
             if phase == "revealed":

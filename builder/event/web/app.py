@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builder import i18n
 from builder.errors import DaimyoError, UsageError, option
-from builder.event import intake, outputs
+from builder.event import day, intake, outputs
 from builder.event.db import database_down
 from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
@@ -637,6 +637,141 @@ def api_audit(request: Request):
     return {"audit": ctx.ev.audit_log()}
 
 
+# -- the event's day: rounds, results, drops, standings (the JSON API; the pages call the same library)
+
+
+def _signed(request: Request) -> Who:
+    ctx = context(request)
+    return ctx.ev.who(bearer(request), address(request))
+
+
+def _field(payload: dict, key: str, kind: type, required: bool = False):
+    """A field of a JSON body, of ``kind``; EventRefused 422 in one line otherwise."""
+    value = payload.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise EventRefused(
+            i18n._("malformed request: '{key}' must be {kind}").format(
+                key=key, kind={str: "text", int: "a whole number", bool: "true or false"}.get(kind, kind.__name__)
+            ),
+            status=422,
+        )
+    return value
+
+
+def api_rounds(request: Request):
+    """Every round with its pairings and results (a dispute's reason: the organiser and the table's
+    players)."""
+    ctx = context(request)
+    token = bearer(request)
+    return {"rounds": day.round_list(ctx.ev, ctx.ev.who(token, address(request)) if token else None)}
+
+
+def api_pair(request: Request, payload: dict = Body(default={}, examples=[{}, {"round": 2}])):
+    """The organiser pairs the next round (``{}``), or the latest again while it has no result
+    (``{"round": N}``)."""
+    ctx = context(request)
+    return day.pair(ctx.ev, _signed(request), _field(payload, "round", int))
+
+
+def api_swap(request: Request, number: int, payload: dict = Body(..., examples=[{"a": "Aiko", "b": "Bo"}])):
+    """The organiser swaps two players of a round: its pairings and what rules the change breaks."""
+    ctx = context(request)
+    rows, warnings = day.swap(
+        ctx.ev, _field(payload, "a", str, True), _field(payload, "b", str, True), _signed(request), number
+    )
+    return {"pairings": rows, "warnings": warnings}
+
+
+def api_result(
+    request: Request,
+    number: int,
+    table: int,
+    payload: dict = Body(..., examples=[{"winner": "Aiko", "score": "12:5"}, {"draw": True}]),
+):
+    """A player of the table (or the organiser) enters its result: ``winner`` (a name) or ``draw``,
+    and ``score`` ``"A:B"`` (the table's first player's first). A player's waits for the opponent's
+    confirmation; the organiser's is confirmed at once."""
+    ctx = context(request)
+    score = payload.get("score")
+    if (
+        isinstance(score, list)
+        and len(score) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in score)
+    ):
+        score = f"{score[0]}:{score[1]}"
+    elif score is not None and not isinstance(score, str):
+        raise EventRefused(i18n._("malformed request: 'score' must be \"A:B\""), status=422)
+    return day.enter_result(
+        ctx.ev,
+        _signed(request),
+        number,
+        table,
+        winner=_field(payload, "winner", str),
+        draw=bool(_field(payload, "draw", bool)),
+        score=score,
+    )
+
+
+def api_confirm(request: Request, number: int, table: int):
+    """The opponent of the player who entered the result (or the organiser) confirms it."""
+    return day.confirm_result(context(request).ev, _signed(request), number, table)
+
+
+def api_dispute(request: Request, number: int, table: int, payload: dict = Body(..., examples=[{"reason": "I won"}])):
+    """The opponent says the entered result is wrong, and why: the organiser is shown it."""
+    ctx = context(request)
+    return day.dispute_result(ctx.ev, _signed(request), number, table, _field(payload, "reason", str, True))
+
+
+def api_drop(request: Request, payload: dict = Body(..., examples=[{"player": "Aiko"}])):
+    """The organiser (or the player themselves) drops a player from the rounds paired from now on."""
+    ctx = context(request)
+    return day.drop(ctx.ev, _field(payload, "player", str, True), _signed(request))
+
+
+def api_standings(request: Request):
+    """The standings: points, then the event's tiebreaks, from the confirmed results."""
+    ctx = context(request)
+    return {"standings": day.standings(ctx.ev), "settings": day.settings(ctx.ev).as_dict()}
+
+
+def api_day_settings(request: Request, payload: dict = Body(..., examples=[{"points": "3/1/0/3", "avoid_club": True}])):
+    """The organiser changes how the day is run: ``points`` ("W/D/L/B"), ``tiebreaks`` ("sos,esos,..."),
+    ``avoid_club``, ``fresh_tables``, ``first_round`` (random or seeded), ``seed_order`` (names),
+    ``seed``, ``swiss_rounds``, ``top``."""
+    ctx = context(request)
+    kinds = {
+        "points": str,
+        "tiebreaks": str,
+        "avoid_club": bool,
+        "fresh_tables": bool,
+        "first_round": str,
+        "seed_order": list,
+        "seed": str,
+        "swiss_rounds": int,
+        "top": int,
+    }
+    odd = sorted(set(payload) - set(kinds))
+    if odd:
+        raise EventRefused(
+            i18n._("no setting '{key}'").format(key=odd[0]),
+            i18n._("choose from {keys}").format(keys=", ".join(kinds)),
+            status=422,
+        )
+    change = {k: _field(payload, k, kind) for k, kind in kinds.items()}
+    return day.set_settings(ctx.ev, change, _signed(request)).as_dict()
+
+
+def api_changes(request: Request):
+    """Every change to the rounds, results and drops: who, when, what (the organiser's token)."""
+    ctx = context(request)
+    if _signed(request).role != "organiser":
+        raise EventRefused(i18n._("the change log is the organiser's"), status=403)
+    return {"changes": day.change_log(ctx.ev)}
+
+
 def create_app(folder: str | Path):
     """The event server's app for the event of ``folder``."""
     ev = Event.open(folder, migrate=True, pooled=True)
@@ -705,6 +840,24 @@ def _add_routes(app: FastAPI) -> None:
         api_revealed
     )
     app.get("/api/audit", tags=["organiser"], summary="The audit log (the organiser's token)")(api_audit)
+    app.get("/api/rounds", tags=["rounds"], summary="Every round's pairings and results")(api_rounds)
+    app.post("/api/rounds", tags=["rounds"], summary="Pair the next round (the organiser's token)")(api_pair)
+    app.post("/api/rounds/{number}/swap", tags=["rounds"], summary="Swap two players of a round by hand")(api_swap)
+    app.post("/api/rounds/{number}/tables/{table}/result", tags=["rounds"], summary="Enter a game's result")(api_result)
+    app.post("/api/rounds/{number}/tables/{table}/confirm", tags=["rounds"], summary="Confirm the opponent's result")(
+        api_confirm
+    )
+    app.post("/api/rounds/{number}/tables/{table}/dispute", tags=["rounds"], summary="Dispute the opponent's result")(
+        api_dispute
+    )
+    app.post("/api/drops", tags=["rounds"], summary="Drop a player from the rounds to come")(api_drop)
+    app.get("/api/standings", tags=["rounds"], summary="The standings with the event's tiebreaks")(api_standings)
+    app.post("/api/settings", tags=["organiser"], summary="How the day is run: points, tiebreaks, pairing")(
+        api_day_settings
+    )
+    app.get("/api/changes", tags=["organiser"], summary="The change log of the day (the organiser's token)")(
+        api_changes
+    )
 
 
 def serve(folder, host: str, port: int, echo) -> None:
