@@ -46,7 +46,7 @@ from builder.share.code import looks_like_code
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
 RETRY = {"retry-after": "30"}
-CONFIRM = ("lock", "reveal", "remove", "player-token")  # the organiser's actions that ask again first
+CONFIRM = ("lock", "reveal", "remove", "player-token", "drop")  # the organiser's actions that ask again first
 MAX_CODE = 32 * 1024  # a share code in a link: far more than any list needs
 
 
@@ -74,6 +74,12 @@ def confirm_texts(action: str, player: str = "") -> tuple[str, str, str]:
             _("Remove {player}?").format(player=player),
             _("{player}'s link stops working at once; the lists they handed in are kept.").format(player=player),
             _("Yes, remove {player}").format(player=player),
+        )
+    if action == "drop":
+        return (
+            _("Drop {player}?").format(player=player),
+            _("{player} is paired in no round from now on; the games they played are kept.").format(player=player),
+            _("Yes, drop {player}").format(player=player),
         )
     return (
         _("A new link for {player}?").format(player=player),
@@ -221,10 +227,18 @@ class EventContext:
 
     def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
         history = self.ev.history(who)
+        games = [
+            {**p, "opponent": p["b"] if p["a"] == who.name else p["a"], "first": p["a"] == who.name}
+            for r in reversed(day.round_list(self.ev, who))
+            for p in r["pairings"]
+            if who.name in (p["a"], p["b"])
+        ]
         return self.page(
             "submit.html",
             status,
             who=who,
+            games=games,
+            score_label=score_label(self.system),
             csrf=self.ev.csrf(who),
             history=history,
             shown=outputs.readable(history[0]["list"], self.system) if history else None,
@@ -414,7 +428,7 @@ def organiser_phase(
     if action not in CONFIRM:
         raise EventRefused(_("no action '{action}'").format(action=action), status=404)
     player = " ".join(player.split())
-    if action in ("remove", "player-token") and not player:
+    if action in ("remove", "player-token", "drop") and not player:
         raise EventRefused(_("name the player"), _("use the buttons of the organiser's page"), status=422)
     if confirm != action:
         title, text, button = confirm_texts(action, player)
@@ -433,6 +447,9 @@ def organiser_phase(
         ctx.ev.reveal(who)
     elif action == "remove":
         ctx.ev.remove_players([player], who)
+    elif action == "drop":
+        day.drop(ctx.ev, player, who)
+        return RedirectResponse("/organiser/day", status_code=303)
     else:
         token = ctx.ev.new_token(player, who)
         return handout(ctx, who, [(player, token)], _("A new link for {player}").format(player=player))
@@ -559,6 +576,227 @@ def shared_list(request: Request, code: str):
     if not shown["text"]:
         raise EventRefused(_("this share code cannot be read here"), _("check that it was copied whole"), status=400)
     return ctx.page("shared.html", code=code, shown=shown)
+
+
+# -- the event's day on the pages: rounds, results, drops, standings -----------------------------
+
+
+def whole(value: str, label: str, low: int = 1, high: int = 10**6) -> int:
+    """A whole number posted in a form; EventRefused 422 in one line otherwise."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 7 and low <= int(text) <= high):
+        raise EventRefused(
+            _("{label}: give a whole number from {low} to {high}").format(label=label, low=low, high=high),
+            status=422,
+        )
+    return int(text)
+
+
+def score_label(system: str) -> str:
+    """What a game's own score is called on the forms."""
+    return {"kensei": _("victory points"), "satsuma": _("clash outcome (points)")}.get(system, _("score"))
+
+
+def scores(mine: str, theirs: str) -> tuple[int, int] | None:
+    """Two scores posted in a form (both empty: none given)."""
+    if not mine.strip() and not theirs.strip():
+        return None
+    if not mine.strip() or not theirs.strip():
+        raise EventRefused(_("give both scores, or neither"), status=422)
+    return whole(mine, _("a score"), 0, day.MAX_SCORE), whole(theirs, _("a score"), 0, day.MAX_SCORE)
+
+
+def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None):
+    rounds = day.round_list(ctx.ev, who)
+    standing = day.standings(ctx.ev)
+    board = ctx.ev.board(who)
+    dropped = {r["player"] for r in standing if r["dropped"]}
+    playing = [p["player"] for p in board["players"] if not p["removed"] and p["player"] not in dropped]
+    disputes = [
+        (r["round"], p)
+        for r in rounds
+        for p in r["pairings"]
+        if p["result"] and p["result"]["disputed"] and not p["result"]["confirmed_at"]
+    ]
+    return ctx.page(
+        "day.html",
+        who=who,
+        csrf=ctx.ev.csrf(who),
+        rounds=list(reversed(rounds)),
+        standing=standing,
+        settings=day.settings(ctx.ev),
+        playing=playing,
+        clubs={p["name"]: p.get("club") for p in ctx.ev.players() if not p["revoked"]},
+        disputes=disputes,
+        warnings=warnings or [],
+        score_label=score_label(ctx.system),
+    )
+
+
+def organiser_day(request: Request):
+    ctx = context(request)
+    return day_page(ctx, ctx.signed_in(request, ORGANISER_COOKIE, "organiser"))
+
+
+def organiser_pair(request: Request, csrf: str = Form(""), again: str = Form("")):
+    """Pair the next round, or (``again``: its number) the latest again while it has no result."""
+    ctx, who = organiser(request, csrf)
+    day.pair(ctx.ev, who, whole(again, _("the round"), 1, day.MAX_ROUNDS + day.MAX_TOP) if again else None)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_result(
+    request: Request,
+    csrf: str = Form(""),
+    round: str = Form(""),
+    table: str = Form(""),
+    outcome: str = Form(""),
+    score_a: str = Form(""),
+    score_b: str = Form(""),
+):
+    """The organiser enters (or corrects) a table's result: confirmed at once."""
+    ctx, who = organiser(request, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    pairing = _pairing(ctx, who, n, t)
+    if outcome not in ("a", "b", "draw"):
+        raise EventRefused(_("choose the winner, or a draw"), status=422)
+    winner = None if outcome == "draw" else pairing[outcome]
+    day.enter_result(ctx.ev, who, n, t, winner=winner, draw=outcome == "draw", score=scores(score_a, score_b))
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def _pairing(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+    for r in day.round_list(ctx.ev, who):
+        if r["round"] == n:
+            for p in r["pairings"]:
+                if p["table"] == t:
+                    return p
+            raise EventRefused(_("round {n} has no table {table}").format(n=n, table=t), status=404)
+    raise EventRefused(_("no round {n}").format(n=n), status=404)
+
+
+def organiser_confirm(request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    day.confirm_result(ctx.ev, who, whole(round, _("the round")), whole(table, _("the table")))
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_swap(request: Request, csrf: str = Form(""), a: str = Form(""), b: str = Form("")):
+    """Swap two players of the latest round by hand: the page then says which rules that breaks."""
+    ctx, who = organiser(request, csrf)
+    if not a.strip() or not b.strip():
+        raise EventRefused(_("name the two players to swap"), status=422)
+    _rows, warnings = day.swap(ctx.ev, a, b, who)
+    return day_page(ctx, who, warnings or [_("the change breaks no pairing rule")])
+
+
+def organiser_settings(
+    request: Request,
+    csrf: str = Form(""),
+    points: str = Form(""),
+    tiebreaks: str = Form(""),
+    avoid_club: str = Form(""),
+    fresh_tables: str = Form(""),
+    first_round: str = Form("random"),
+    swiss_rounds: str = Form(""),
+    top: str = Form(""),
+):
+    """How the day is run: the points, the tiebreaks, the pairing rules, a cut after the Swiss rounds."""
+    ctx, who = organiser(request, csrf)
+    change: dict = {
+        "points": points.strip() or None,
+        "tiebreaks": tiebreaks.strip() or None,
+        "avoid_club": bool(avoid_club),
+        "fresh_tables": bool(fresh_tables),
+        "first_round": first_round,
+        "swiss_rounds": whole(swiss_rounds, _("Swiss rounds"), 1, day.MAX_ROUNDS) if swiss_rounds.strip() else None,
+        "top": whole(top, _("the cut"), 0, day.MAX_TOP) if top.strip() else None,
+    }
+    day.set_settings(ctx.ev, change, who)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_club(request: Request, csrf: str = Form(""), player: str = Form(""), club: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    if not player.strip():
+        raise EventRefused(_("name the player"), status=422)
+    day.set_club(ctx.ev, player, club, who)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def pairings_sheet(request: Request, number: int):
+    """A round's pairings, to print and pin up: anyone may read them."""
+    ctx = context(request)
+    for r in day.round_list(ctx.ev):
+        if r["round"] == number:
+            return ctx.page("sheet.html", r=r, score_label=score_label(ctx.system))
+    raise EventRefused(_("no round {n}").format(n=number), status=404)
+
+
+def standings_page(request: Request):
+    """The standings, to print: anyone may read them."""
+    ctx = context(request)
+    rounds = day.round_list(ctx.ev)
+    pending = sum(
+        1 for r in rounds for p in r["pairings"] if p["b"] is not None and not (p["result"] or {}).get("confirmed_at")
+    )
+    return ctx.page(
+        "standings.html",
+        standing=day.standings(ctx.ev),
+        settings=day.settings(ctx.ev),
+        rounds=len(rounds),
+        pending=pending,
+    )
+
+
+def player_game(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+    """The player's own table of round ``n``; EventRefused when it is not theirs."""
+    p = _pairing(ctx, who, n, t)
+    if who.name not in (p["a"], p["b"]):
+        raise EventRefused(_("you do not play at this table"), _("enter the result of your own game"), status=403)
+    return p
+
+
+def player_result(
+    request: Request,
+    csrf: str = Form(""),
+    round: str = Form(""),
+    table: str = Form(""),
+    outcome: str = Form(""),
+    mine: str = Form(""),
+    theirs: str = Form(""),
+):
+    """A player enters their game's result: they won, their opponent won, or a draw, and the
+    game's own scores; it waits for the opponent (or the organiser) to confirm it."""
+    ctx = context(request)
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    ctx.check_csrf(who, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    p = player_game(ctx, who, n, t)
+    opponent = p["b"] if p["a"] == who.name else p["a"]
+    if outcome not in ("me", "opponent", "draw"):
+        raise EventRefused(_("choose who won, or a draw"), status=422)
+    given = scores(mine, theirs)
+    score = None if given is None else (given if p["a"] == who.name else (given[1], given[0]))
+    winner = {"me": who.name, "opponent": opponent, "draw": None}[outcome]
+    day.enter_result(ctx.ev, who, n, t, winner=winner, draw=outcome == "draw", score=score)
+    return RedirectResponse("/submit", status_code=303)
+
+
+def player_confirm(
+    request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form(""), reason: str = Form("")
+):
+    """A player confirms the result their opponent entered, or (with a reason) disputes it."""
+    ctx = context(request)
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    ctx.check_csrf(who, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    player_game(ctx, who, n, t)
+    if request.url.path.endswith("/dispute"):
+        day.dispute_result(ctx.ev, who, n, t, reason)
+    else:
+        day.confirm_result(ctx.ev, who, n, t)
+    return RedirectResponse("/submit", status_code=303)
 
 
 def docs(request: Request):
@@ -814,7 +1052,19 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/organiser/export", include_in_schema=False)(organiser_export)
     app.post("/organiser/backup", include_in_schema=False)(organiser_backup)
     app.post("/organiser/book", include_in_schema=False)(organiser_book)
+    app.get("/organiser/day", response_class=HTMLResponse, include_in_schema=False)(organiser_day)
+    app.post("/organiser/pair", include_in_schema=False)(organiser_pair)
+    app.post("/organiser/result", include_in_schema=False)(organiser_result)
+    app.post("/organiser/confirm-result", include_in_schema=False)(organiser_confirm)
+    app.post("/organiser/swap", response_class=HTMLResponse, include_in_schema=False)(organiser_swap)
+    app.post("/organiser/settings", include_in_schema=False)(organiser_settings)
+    app.post("/organiser/club", include_in_schema=False)(organiser_club)
     app.post("/organiser/{action}", include_in_schema=False)(organiser_phase)
+    app.get("/rounds/{number}", response_class=HTMLResponse, include_in_schema=False)(pairings_sheet)
+    app.get("/standings", response_class=HTMLResponse, include_in_schema=False)(standings_page)
+    app.post("/submit/result", include_in_schema=False)(player_result)
+    app.post("/submit/confirm", include_in_schema=False)(player_confirm)
+    app.post("/submit/dispute", include_in_schema=False)(player_confirm)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
     app.get("/lists/{submission_id}/list.pdf", include_in_schema=False)(revealed_pdf)
     app.get("/v/{code}", response_class=HTMLResponse, include_in_schema=False)(shared_list)
