@@ -1,8 +1,11 @@
 """The event day in a real browser (the system's Chromium driven by Playwright): nine players,
 three rounds. The organiser adds the players on the page (their links and QR codes), the players
-hand in lists and fix them with Check only, the organiser locks and reveals (each confirmed),
-and the revealed lists read as text. Once on SQLite with one server, once on PostgreSQL with two
-servers (the organiser on one, the players on both). Screenshots go to ``$DAIMYO_SCREENSHOTS``.
+hand in lists and fix them with Check only, the organiser locks and reveals (each confirmed) and
+the revealed lists read as text; then the organiser pairs three rounds, the players enter their
+results and their opponents confirm them (one disputes, and the organiser enters the right one),
+one player drops, and the organiser reads the standings, which match a recomputation from the
+results entered. Once on SQLite with one server, once on PostgreSQL with two servers (the
+organiser on one, the players on both). Screenshots go to ``$DAIMYO_SCREENSHOTS``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ class Day:
         expect(pg).to_have_url(url + "/submit")
         return pg
 
+    def own_page(self, pg):
+        pg.goto(pg.url.split("/submit")[0] + "/submit")
+        return pg
+
     def close(self):
         for c in self.contexts:
             c.close()
@@ -75,6 +82,117 @@ def qr_of(pg, selector: str) -> str:
         found = [r.text for r in zxingcpp.read_barcodes(im.convert("L"))]
     assert len(found) == 1, found
     return found[0]
+
+
+DROPS = "Isamu"  # drops after round 1
+
+
+def table_rows(org, n: int) -> list[tuple[int, str, str | None]]:
+    """The pairings of round ``n`` as the organiser's page shows them: (table, a, b or None)."""
+    out = []
+    for r in org.locator(f"#round-{n} tbody tr").all():
+        cells = [c.inner_text() for c in r.locator("td").all()[:3]]
+        out.append((int(cells[0]), cells[1], None if cells[2] == "—" else cells[2]))
+    return out
+
+
+def play_rounds(day: Day, org, tabs: dict, shots, tag: str) -> list[tuple[int, str, str | None, str]]:
+    """Three rounds paired on the organiser's page and played: each game's first player wins but
+    at one table a round, where the second does; at round 1's first table the loser disputes the
+    entered result and the organiser enters the right one; at round 2's first table the organiser
+    confirms the entry. The games: ``(round, a, b, outcome)``."""
+    games = []
+    org.goto(day.urls[0] + "/organiser/day")
+    for n in (1, 2, 3):
+        org.click("#pair")
+        expect(org.locator(f"#round-{n} tbody tr").first).to_be_visible()
+        pairs = table_rows(org, n)
+        active = [p for t in pairs for p in t[1:] if p]
+        assert len(active) == len(set(active)) == (9 if n == 1 else 8)  # each paired once; the one who dropped is not
+        assert DROPS not in active or n == 1
+        assert sum(b is None for _t, _a, b in pairs) == (1 if n == 1 else 0)  # a bye for the odd one out
+        if n == 1:
+            org.click(".sheet-link")
+            expect(org.locator("#sheet tbody tr")).to_have_count(5)
+            shots(org, f"day-{tag}-5-pairings-sheet.png", full_page=True)
+            org.go_back()
+        for k, (table, a, b) in enumerate(pairs):
+            if b is None:
+                games.append((n, a, None, "bye"))
+                continue
+            upset = k == len(pairs) - 1
+            winner, loser = (b, a) if upset else (a, b)
+            enter(day, tabs[winner], n, "me", 10 + k, 3)
+            if n == 1 and k == 0:  # the loser disputes; the organiser enters the right result
+                dispute(day, tabs[loser], n, "I conceded nothing: we drew")
+                org.reload()
+                expect(org.locator("#disputes")).to_contain_text("I conceded nothing")
+                shots(org, f"day-{tag}-6-dispute.png", full_page=True)
+                row = org.locator(f"#round-{n} tr[data-table='{table}']")
+                row.locator("select[name=outcome]").select_option("draw")
+                row.locator("input[name=score_a]").fill("7")
+                row.locator("input[name=score_b]").fill("7")
+                row.locator(".enter-result").click()
+                expect(org.locator(f"#round-{n} tr[data-table='{table}'] td.state")).to_have_text("confirmed")
+                expect(org.locator("#disputes")).to_have_count(0)
+                games.append((n, a, b, "draw"))
+                continue
+            if n == 2 and k == 0:  # confirmed by the organiser
+                org.reload()
+                org.locator(f"#round-{n} tr[data-table='{table}'] .confirm-result").click()
+                expect(org.locator(f"#round-{n} tr[data-table='{table}'] td.state")).to_have_text("confirmed")
+            else:
+                confirm(day, tabs[loser], n)
+            games.append((n, a, b, "b" if upset else "a"))
+        if n == 1:  # Isamu drops: asked first
+            org.reload()
+            org.select_option("#drop-player", DROPS)
+            org.click("#drop")
+            expect(org.locator("#confirm-text")).to_contain_text("the games they played are kept")
+            org.click("#confirm")
+            expect(org.locator(f"#standings tr[data-player='{DROPS}']")).to_contain_text("(dropped)")
+        org.goto(day.urls[0] + "/organiser/day")
+        expect(org.locator(f"#round-{n} td.state", has_text="no result yet")).to_have_count(0)
+        expect(org.locator(f"#round-{n} td.state", has_text="to confirm")).to_have_count(0)
+    return games
+
+
+def enter(day: Day, pg, n: int, outcome: str, mine: int, theirs: int) -> None:
+    day.own_page(pg)
+    game = pg.locator(f"#game-{n}")
+    game.locator(f"input[name=outcome][value={outcome}]").check()
+    game.locator("input.mine").fill(str(mine))
+    game.locator("input.theirs").fill(str(theirs))
+    game.locator(".enter-result").click()
+    expect(pg.locator(f"#game-{n} .state")).to_have_text("to confirm")
+
+
+def confirm(day: Day, pg, n: int) -> None:
+    day.own_page(pg)
+    expect(pg.locator(f"#game-{n} .state")).to_have_text("to confirm")
+    pg.locator(f"#game-{n} .confirm-result").click()
+    expect(pg.locator(f"#game-{n} .state")).to_have_text("confirmed")
+
+
+def dispute(day: Day, pg, n: int, why: str) -> None:
+    day.own_page(pg)
+    pg.locator(f"#game-{n} input[name=reason]").fill(why)
+    pg.locator(f"#game-{n} .dispute-result").click()
+    expect(pg.locator(f"#game-{n} .state")).to_have_text("disputed")
+
+
+def recomputed(games) -> dict[str, int]:
+    """Each player's points from the games as entered: 3 a win or a bye, 1 a draw, 0 a loss."""
+    pts = dict.fromkeys(PLAYERS, 0)
+    for _n, a, b, outcome in games:
+        if outcome == "bye":
+            pts[a] += 3
+        elif outcome == "draw":
+            pts[a] += 1
+            pts[str(b)] += 1
+        else:
+            pts[a if outcome == "a" else str(b)] += 3
+    return pts
 
 
 def lists_for(name: str, i: int) -> str:
@@ -109,8 +227,9 @@ def run_day(browser, shots, tmp_path, cli, database, servers: int) -> None:
         expect(org.locator("#tally")).to_have_text("9 players: 0 in, 0 late, 9 missing; 0 illegal")
 
         # -- the players hand in; some fix their list with Check only first --------------------
+        tabs = {}
         for i, name in enumerate(PLAYERS):
-            pg = day.player(i, links[name])
+            pg = tabs[name] = day.player(i, links[name])
             expect(pg.locator("h1")).to_have_text(name)
             mine = lists_for(name, i)
             if i < 3:  # built to the wrong points: checked, fixed in the box, checked again, handed in
@@ -156,6 +275,28 @@ def run_day(browser, shots, tmp_path, cli, database, servers: int) -> None:
         shots(pub, f"day-{tag}-3-revealed.png", full_page=True)
 
         shots(org, f"day-{tag}-4-organiser.png", full_page=True)
+
+        # -- three rounds: paired, results entered and confirmed, a dispute, a drop ------------
+        games = play_rounds(day, org, tabs, shots, tag)
+        org.click("#standings-link")
+        expect(org.locator("#standings tbody tr")).to_have_count(9)
+        shots(org, f"day-{tag}-7-standings.png", full_page=True)
+        rows = [
+            (
+                r.get_attribute("data-player"),
+                int(r.locator("td").nth(0).inner_text()),
+                int(r.locator("td.points").inner_text()),
+                r.locator("td").nth(1).inner_text(),
+            )
+            for r in org.locator("#standings tbody tr").all()
+        ]
+        expected = recomputed(games)
+        assert {n: pts for n, _rank, pts, _shown in rows} == expected
+        assert [pts for _n, _rank, pts, _shown in rows] == sorted(expected.values(), reverse=True)
+        assert [rank for _n, rank, _pts, _shown in rows] == sorted(rank for _n, rank, _pts, _shown in rows)
+        assert [shown for n, _rank, _pts, shown in rows if n == DROPS] == [f"{DROPS} (dropped)"]
+        expect(org.locator("#after")).to_contain_text("after 3 rounds")
+        expect(org.locator("#after")).not_to_contain_text("still to confirm")
         assert day.errors == []
     finally:
         day.close()
