@@ -295,3 +295,193 @@ def test_every_form_error_is_a_4xx_page(site):
             r = client.post(path, data=data)
             assert 400 <= r.status_code < 500 or r.status_code in (200, 303), (path, data, r.status_code)
             assert r.status_code != 500
+
+
+# -- the day on the pages ------------------------------------------------------------------------
+
+
+def day_rows(html: str, n: int) -> list[tuple[int, str, str | None, str]]:
+    """Round ``n``'s tables on the organiser's day page: (table, a, b or None, state)."""
+    part = html.split(f'id="round-{n}"', 1)[1].split("</table>", 1)[0]
+    return [
+        (int(t), a, None if b == "—" else b, state)
+        for t, state, a, b in re.findall(
+            r'<tr data-table="(\d+)" class="state-(\w+)">\s*<td>\d+</td><td>([^<]*)</td><td>([^<]*)</td>', part
+        )
+    ]
+
+
+@pytest.fixture
+def paired(site):
+    """Five players, round 1 paired on the organiser's page: the organiser's client and CSRF
+    token, each player's signed-in client, and round 1's tables."""
+    org, csrf = organiser(site)
+    links = add(org, csrf, "Aiko", "Bo", "Chen", "Dai", "Emi")
+    r = org.post("/organiser/pair", data={"csrf": csrf}, follow_redirects=True)
+    assert r.status_code == 200
+    tables = day_rows(r.text, 1)
+    assert sorted(p for t in tables for p in t[1:3] if p) == ["Aiko", "Bo", "Chen", "Dai", "Emi"]
+    assert [t[2] for t in tables].count(None) == 1  # one bye
+    players = {n: browser_of(site["server"], path_of(link)) for n, link in links.items()}
+    return {"org": org, "csrf": csrf, "players": players, "tables": [t for t in tables if t[2] is not None]}
+
+
+def own_csrf(client) -> str:
+    return csrf_of(client.get("/submit").text)
+
+
+def test_players_enter_confirm_and_dispute_results_on_their_page(paired):
+    (t1, a1, b1, _), (t2, a2, b2, _) = paired["tables"]
+    pa, pb = paired["players"][a1], paired["players"][b1]
+    page = pa.get("/submit").text
+    assert f"Round 1, table {t1}: against {b1}" in page
+    form = {"csrf": csrf_of(page), "round": "1", "table": str(t1)}
+    # what a form may get wrong: one line each, 4xx
+    for data, status, why in (
+        ({"outcome": "maybe"}, 422, "choose who won, or a draw"),
+        ({"outcome": "me", "mine": "3"}, 422, "give both scores, or neither"),
+        ({"outcome": "me", "mine": "x", "theirs": "1"}, 422, "a score: give a whole number from 0 to 100000"),
+        ({"outcome": "me", "mine": "100001", "theirs": "1"}, 422, "a score: give a whole number from 0 to 100000"),
+        ({"outcome": "me", "table": "0"}, 422, "the table: give a whole number from 1 to 1000000"),
+        ({"outcome": "me", "table": "1000001"}, 422, "the table: give a whole number from 1 to 1000000"),
+        ({"outcome": "me", "table": "1000000"}, 404, "round 1 has no table 1000000"),
+        ({"outcome": "me", "table": str(t2)}, 403, "you do not play at this table"),
+        ({"outcome": "me", "round": "2"}, 404, "no round 2"),
+    ):
+        r = pa.post("/submit/result", data={**form, **data})
+        assert (r.status_code, refusal(r)[: len(why)]) == (status, why), data
+    # Aiko's table: the first player enters that they won, 100000 to 0 (the most a score may be)
+    r = pa.post("/submit/result", data={**form, "outcome": "me", "mine": "100000", "theirs": "0"})
+    assert r.status_code == 303
+    page = pa.get("/submit").text
+    assert f"{a1} won 100000:0" in page and "Waiting for" in page and "confirm-result" not in page
+    r = pa.post("/submit/confirm", data=form)
+    assert r.status_code == 403 and "you entered this result" in refusal(r)
+    # the opponent sees it and confirms it; then it is fixed
+    page = pb.get("/submit").text
+    assert f"{a1} won 100000:0" in page and "Confirm this result" in page
+    assert pb.post("/submit/confirm", data={**form, "csrf": csrf_of(page)}).status_code == 303
+    page = pb.get("/submit").text
+    assert re.search(r'class="state">confirmed<', page) and "enter-result" not in page.split('id="game-1"')[1]
+    r = pb.post("/submit/result", data={**form, "csrf": csrf_of(page), "outcome": "me"})
+    assert r.status_code == 409 and "is confirmed: only the organiser changes it" in refusal(r)
+    # the other table: the second player enters a draw, scores as they see them (theirs first);
+    # the first disputes it, the organiser is shown the reason
+    pa2, pb2 = paired["players"][a2], paired["players"][b2]
+    form2 = {"round": "1", "table": str(t2)}
+    r = pb2.post("/submit/result", data={**form2, "csrf": own_csrf(pb2), "outcome": "draw", "mine": "4", "theirs": "6"})
+    assert r.status_code == 303
+    assert "draw 6:4" in pa2.get("/submit").text  # the table's first player's score first
+    r = pa2.post("/submit/dispute", data={**form2, "csrf": own_csrf(pa2), "reason": " "})
+    assert r.status_code == 422 and refusal(r).startswith("say what is wrong with the result")
+    r = pa2.post("/submit/dispute", data={**form2, "csrf": own_csrf(pa2), "reason": "I won <easily>"})
+    assert r.status_code == 303
+    day_page = paired["org"].get("/organiser/day").text
+    assert 'id="disputes"' in day_page and "I won &lt;easily&gt;" in day_page
+    r = pa2.post("/submit/confirm", data={**form2, "csrf": "forged"})
+    assert r.status_code == 403 and "out of date or from another site" in refusal(r)
+
+
+def test_the_organiser_runs_the_day_on_the_page(paired, site):
+    org, csrf = paired["org"], paired["csrf"]
+    # round 1 paired again while it has no result
+    r = org.post("/organiser/pair", data={"csrf": csrf, "again": "1"}, follow_redirects=True)
+    assert r.status_code == 200 and org.get("/organiser").text.count("<td>round-paired") == 2
+    tables = [t for t in day_rows(r.text, 1) if t[2] is not None]
+    # round 2 waits for round 1's results
+    r = org.post("/organiser/pair", data={"csrf": csrf})
+    assert r.status_code == 409 and "round 1 is not over" in refusal(r)
+    # the organiser enters one result (confirmed at once) and confirms a player's
+    (t1, a1, b1, _), (t2, a2, b2, _) = tables
+    r = org.post(
+        "/organiser/result",
+        data={"csrf": csrf, "round": "1", "table": str(t1), "outcome": "b", "score_a": "2", "score_b": "9"},
+        follow_redirects=True,
+    )
+    assert (t1, a1, b1, "confirmed") in day_rows(r.text, 1) and f"{b1} won 2:9" in r.text
+    p = paired["players"][a2]
+    p.post("/submit/result", data={"csrf": own_csrf(p), "round": "1", "table": str(t2), "outcome": "me"})
+    assert (t2, a2, b2, "entered") in day_rows(org.get("/organiser/day").text, 1)
+    r = org.post(
+        "/organiser/confirm-result", data={"csrf": csrf, "round": "1", "table": str(t2)}, follow_redirects=True
+    )
+    assert (t2, a2, b2, "confirmed") in day_rows(r.text, 1)
+    for data, status, why in (
+        ({"round": "1", "table": str(t1), "outcome": "nobody"}, 422, "choose the winner, or a draw"),
+        ({"round": "1", "table": "99", "outcome": "a"}, 404, "round 1 has no table 99"),
+        ({"round": "x", "table": "1", "outcome": "a"}, 422, "the round: give a whole number"),
+    ):
+        r = org.post("/organiser/result", data={"csrf": csrf, **data})
+        assert (r.status_code, refusal(r)[: len(why)]) == (status, why), data
+    # the pairings sheet and the standings, for anyone
+    anyone = browser_of(site["server"])
+    sheet = anyone.get("/rounds/1")
+    assert sheet.status_code == 200 and "Autumn &lt;b&gt;league&lt;/b&gt;: round 1" in sheet.text
+    assert f"<td>{a1}</td><td>{b1}</td><td>{b1} won 2:9</td>" in sheet.text
+    assert anyone.get("/rounds/2").status_code == 404 and anyone.get("/rounds/x").status_code == 422
+    standings = anyone.get("/standings").text
+    assert "after 1 round" in standings and re.search(rf'data-player="{b1}"><td>1</td>', standings)
+    # a drop, asked first; round 2 pairs the four others
+    dropped = a1
+    r = org.post("/organiser/drop", data={"csrf": csrf, "player": dropped})
+    assert "Drop " + dropped + "?" in r.text
+    org.post("/organiser/drop", data={"csrf": csrf, "player": dropped, "confirm": "drop"})
+    r = org.post("/organiser/drop", data={"csrf": csrf, "player": dropped, "confirm": "drop"})
+    assert r.status_code == 409 and "dropped after round 1 already" in refusal(r)
+    r = org.post("/organiser/pair", data={"csrf": csrf}, follow_redirects=True)
+    r2 = day_rows(r.text, 2)
+    assert len(r2) == 2 and dropped not in {p for t in r2 for p in t[1:3]} and all(t[2] for t in r2)
+    # a swap by hand says which rules it breaks
+    (_t, x, y, _s), (_u, z, _w, _v) = r2
+    r = org.post("/organiser/swap", data={"csrf": csrf, "a": y, "b": z})
+    assert r.status_code == 200 and 'id="warnings"' in r.text
+    r = org.post("/organiser/swap", data={"csrf": csrf, "a": x, "b": " "})
+    assert r.status_code == 422 and refusal(r).startswith("name the two players to swap")
+    # the day's settings and a club
+    r = org.post(
+        "/organiser/settings",
+        data={"csrf": csrf, "points": "2/1/0/2", "tiebreaks": "sos,diff", "avoid_club": "1", "swiss_rounds": "3"},
+        follow_redirects=True,
+    )
+    assert (
+        'value="2/1/0/2"' in r.text and 'value="sos,diff"' in r.text and 'name="avoid_club" value="1" checked' in r.text
+    )
+    for data, why in (
+        ({"points": "3/1"}, "points '3/1'"),
+        ({"tiebreaks": "luck"}, ""),
+        ({"swiss_rounds": "31"}, "Swiss rounds: give a whole number from 1 to 30"),
+        ({"top": "3", "swiss_rounds": "2"}, "top 3: a cut is 2, 4, 8"),
+        ({"first_round": "alphabetical"}, "round 1 'alphabetical'"),
+    ):
+        r = org.post("/organiser/settings", data={"csrf": csrf, **data})
+        assert r.status_code == 422 and refusal(r).startswith(why), (data, refusal(r))
+    r = org.post("/organiser/club", data={"csrf": csrf, "player": x, "club": "Kyoto Dojo"}, follow_redirects=True)
+    assert f"{x} (Kyoto Dojo)" in r.text
+    r = org.post("/organiser/club", data={"csrf": csrf, "player": x, "club": "k" * 81})
+    assert r.status_code == 422
+
+
+def test_the_day_forms_never_answer_500(paired, site):
+    org, csrf = paired["org"], paired["csrf"]
+    p = next(iter(paired["players"].values()))
+    odd = {
+        "round": "\x00",
+        "table": "-1",
+        "outcome": "\n",
+        "score_a": "1e9",
+        "mine": "٣",
+        "theirs": "³",
+        "a": "x" * 500,
+    }
+    for client, path in (
+        *((org, x) for x in ("/organiser/pair", "/organiser/result", "/organiser/confirm-result", "/organiser/swap")),
+        *((org, x) for x in ("/organiser/settings", "/organiser/club", "/organiser/drop")),
+        *((p, x) for x in ("/submit/result", "/submit/confirm", "/submit/dispute")),
+    ):
+        for data in ({}, {"csrf": "forged"}, {"csrf": csrf if client is org else own_csrf(p), **odd}):
+            r = client.post(path, data=data)
+            ok = 400 <= r.status_code < 500 or (path == "/organiser/settings" and r.status_code == 303)
+            assert ok, (path, data, r.status_code, r.text[:200])
+    assert org.get("/organiser/day").status_code == 200
+    assert browser_of(site["server"]).get("/organiser/day").status_code == 401
+    assert p.get("/organiser/day").status_code == 401
