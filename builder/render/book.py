@@ -23,6 +23,7 @@ from pathlib import Path
 
 from builder.check import check_doc
 from builder.findings import Summary
+from builder.i18n import _
 from builder.lists.document import load_list
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint_of_result
@@ -47,6 +48,12 @@ def pack_info(doc) -> list[dict]:
 def total_of(system: str, summary: Summary | None) -> str:
     """What a list adds up to, as an organiser reads it (its ``GameSystem.total``)."""
     return get(system).printing.total(summary or {})
+
+
+def score_name_of(system: str) -> str:
+    """What one game's own score is called (victory points, casualties inflicted, a score), in
+    the current language: an event's result forms and pairings sheets."""
+    return _(get(system).printing.score_name)
 
 
 def verdict_of(result) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from builder.i18n import N_
 from builder.systems.parts import Ability, AidBlocks, Summary
 
 
@@ -17,6 +18,9 @@ class PrintingPart:
 
     card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
     aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
+    # what one game's own score is called (an event's results and pairings sheets), marked for
+    # translation and translated where it is shown
+    score_name: str = N_("score")
 
     def __init__(self, game: Any):
         self.game = game

@@ -41,6 +41,7 @@ from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
 from builder.i18n import _
+from builder.render.book import score_name_of
 from builder.share.code import looks_like_code
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
@@ -593,8 +594,8 @@ def whole(value: str, label: str, low: int = 1, high: int = 10**6) -> int:
 
 
 def score_label(system: str) -> str:
-    """What a game's own score is called on the forms."""
-    return {"kensei": _("victory points"), "satsuma": _("clash outcome (points)")}.get(system, _("score"))
+    """What a game's own score is called on the forms (victory points, casualties inflicted, a score)."""
+    return score_name_of(system)
 
 
 def scores(mine: str, theirs: str) -> tuple[int, int] | None:
