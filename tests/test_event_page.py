@@ -335,6 +335,7 @@ def test_players_enter_confirm_and_dispute_results_on_their_page(paired):
     pa, pb = paired["players"][a1], paired["players"][b1]
     page = pa.get("/submit").text
     assert f"Round 1, table {t1}: against {b1}" in page
+    assert "my victory points" in page and f"{b1}’s victory points" in page  # Kensei's own score
     form = {"csrf": csrf_of(page), "round": "1", "table": str(t1)}
     # what a form may get wrong: one line each, 4xx
     for data, status, why in (
