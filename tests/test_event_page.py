@@ -81,7 +81,7 @@ def test_the_organiser_adds_and_removes_players_and_gives_new_links(site):
     assert "player-added" in board
     # a name given again, or none: one line, 4xx
     r = org.post("/organiser/players", data={"csrf": csrf, "names": "Aiko"})
-    assert r.status_code == 400 and "player 'Aiko' is in the event already" in refusal(r)
+    assert r.status_code == 400 and refusal(r).startswith("player 'Aiko' is in the event already")
     r = org.post("/organiser/players", data={"csrf": csrf, "names": " \n "})
     assert r.status_code == 422 and refusal(r).startswith("no player named")
     r = org.post("/organiser/players", data={"csrf": csrf, "names": "x" * 81})
@@ -132,7 +132,7 @@ def test_the_deadline_is_set_and_cleared_on_the_page(site, cli):
     assert r.status_code == 200 and "deadline 2031-03-04 18:30 UTC" in r.text
     assert 'value="2031-03-04T18:30"' in r.text
     r = org.post("/organiser/deadline", data={"csrf": csrf, "deadline": "next tuesday"})
-    assert r.status_code == 400 and "deadline: 'next tuesday' is not a time" in refusal(r)
+    assert r.status_code == 400 and refusal(r).startswith("deadline: 'next tuesday' is not a time")
     r = org.post("/organiser/deadline", data={"csrf": csrf, "deadline": ""}, follow_redirects=True)
     assert r.status_code == 200 and "deadline 20" not in r.text
     log = cli("event", "log", site["folder"]).stdout

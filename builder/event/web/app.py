@@ -304,7 +304,10 @@ async def on_database(request: Request, exc: DBAPIError):
 
 
 async def on_error(request: Request, exc: DaimyoError):
-    return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+    """A refusal of the library (a name given twice, a time that is not one): its line, without
+    the command line's ``daimyo: error:`` before it."""
+    lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
+    return await on_refused(request, EventRefused("; ".join(lines), status=400))
 
 
 async def on_http(request: Request, exc: StarletteHTTPException):
