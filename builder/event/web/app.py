@@ -327,9 +327,9 @@ async def on_invalid(request: Request, exc: RequestValidationError):
     for e in exc.errors()[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
-    return await on_refused(
-        request, EventRefused("malformed request: " + "; ".join(bits), 'send JSON {"list": "..."}', status=422)
-    )
+    api = request.url.path.startswith("/api/")
+    hint = 'send JSON {"list": "..."}' if api else _("open the page again and use its form")
+    return await on_refused(request, EventRefused("malformed request: " + "; ".join(bits), hint, status=422))
 
 
 def style():
