@@ -125,6 +125,7 @@ def play_rounds(day: Day, org, tabs: dict, shots, tag: str) -> list[tuple[int, s
             enter(day, tabs[winner], n, "me", 10 + k, 3)
             if n == 1 and k == 0:  # the loser disputes; the organiser enters the right result
                 dispute(day, tabs[loser], n, "I conceded nothing: we drew")
+                shots(tabs[loser], f"day-{tag}-6a-player-disputes.png", full_page=True)
                 org.reload()
                 expect(org.locator("#disputes")).to_contain_text("I conceded nothing")
                 shots(org, f"day-{tag}-6-dispute.png", full_page=True)
@@ -179,6 +180,7 @@ def dispute(day: Day, pg, n: int, why: str) -> None:
     pg.locator(f"#game-{n} input[name=reason]").fill(why)
     pg.locator(f"#game-{n} .dispute-result").click()
     expect(pg.locator(f"#game-{n} .state")).to_have_text("disputed")
+    expect(pg.locator(f"#game-{n} .notice")).to_have_text(f"You dispute it: “{why}”. The organiser decides.")
 
 
 def recomputed(games) -> dict[str, int]:
