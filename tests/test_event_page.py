@@ -422,6 +422,8 @@ def test_the_organiser_runs_the_day_on_the_page(paired, site):
     assert anyone.get("/rounds/2").status_code == 404
     r = anyone.get("/rounds/x")
     assert r.status_code == 422 and refusal(r).endswith("(open the page again and use its form)")
+    home = anyone.get("/").text
+    assert '<a href="/rounds/1">round 1</a>' in home
     standings = anyone.get("/standings").text
     assert "after 1 round" in standings and re.search(rf'data-player="{b1}"><td>1</td>', standings)
     # a drop, asked first; round 2 pairs the four others

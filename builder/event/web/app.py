@@ -342,7 +342,7 @@ def favicon():
 
 def home(request: Request):
     ctx = context(request)
-    return ctx.page("home.html", board=ctx.ev.board(PUBLIC))
+    return ctx.page("home.html", board=ctx.ev.board(PUBLIC), rounds=[r["round"] for r in day.round_list(ctx.ev)])
 
 
 def submit_page(request: Request, token: str | None = None):
