@@ -444,6 +444,7 @@ def organiser_phase(
             text=text,
             button=button,
             player=player,
+            back="/organiser/day" if action == "drop" else "/organiser",
         )
     if action == "lock":
         ctx.ev.lock(who)
