@@ -24,7 +24,8 @@ FOREIGN_INTERNALS = {"kit/rladapter.py"}
 
 
 def _private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    # ``_`` alone is gettext's name for "translate this" (builder.i18n), public by convention
+    return name.startswith("_") and name != "_" and not (name.startswith("__") and name.endswith("__"))
 
 
 def module_name(path: Path, pkg: Path = PKG) -> str:

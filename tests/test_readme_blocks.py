@@ -42,6 +42,7 @@ BLOCKS = {
     "README.md: Using daimyo from Python": RUN_HERE,
     "docs/tour.md: A tour of the commands": "tests/test_readme_tour.py",
     "docs/organisers.md: Running an event: `daimyo event`": "tests/test_event_tour.py",
+    "docs/event.md: The day: rounds, results and standings": "tests/test_event_day.py",
     "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
     "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
     "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import json
 import math
 from typing import Optional
 
@@ -120,12 +121,7 @@ def players_cmd(
 
     if format not in ("text", "csv"):
         raise UsageError(f"unknown format '{format}'", "use text or csv")
-    clubs = []
-    for c in club:
-        name, eq, value = c.partition("=")
-        if not eq or not name.strip():
-            raise UsageError(_("--club '{text}': write NAME=CLUB").format(text=c), _("e.g. --club 'Aiko=Kyoto Dojo'"))
-        clubs.append((name.strip(), value.strip()))
+    clubs = _clubs(club)
     ev = _open(folder)
     if remove:
         ev.remove_players(remove)
@@ -149,14 +145,26 @@ def players_cmd(
             err=True,
         )
     if clubs:
-        from builder.event.day import set_club
-
-        for name, value in clubs:
-            set_club(ev, name, value)
-            echo(_("{name}: club {club}").format(name=name, club=value or "-"), err=True)
+        _set_clubs(ev, clubs)
     if not (added or remove or clubs):
         for p in ev.players():
             echo(p["name"] + (f" [{p['club']}]" if p.get("club") else "") + (" (removed)" if p["revoked"] else ""))
+
+
+def _clubs(given: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for c in given:
+        name, eq, value = c.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(_("--club '{text}': write NAME=CLUB").format(text=c), _("e.g. --club 'Aiko=Kyoto Dojo'"))
+        out.append((name.strip(), value.strip()))
+    return out
+
+
+def _set_clubs(ev, clubs: list[tuple[str, str]]) -> None:
+    for name, value in clubs:
+        _day().set_club(ev, name, value)
+        echo(_("{name}: club {club}").format(name=name, club=value or "-"), err=True)
 
 
 @guarded("token")
@@ -362,9 +370,14 @@ def _table_text(p: dict) -> str:
     return line
 
 
-def _rows_out(rows: list[dict], keys: list[str], format: str, text) -> None:
-    import json
+def _day():
+    """``builder.event.day``, imported when a command of the day runs (it brings the database's libraries)."""
+    from builder.event import day
 
+    return day
+
+
+def _rows_out(rows: list[dict], keys: list[str], format: str, text) -> None:
     if format == "json":
         echo(json.dumps(rows, ensure_ascii=False, indent=2))
     elif format == "csv":
@@ -394,8 +407,7 @@ def pair_cmd(
     show: bool = typer.Option(False, "--show", help="show the round's pairings and results; pair nothing"),
 ):
     """Pair the next Swiss round (or the elimination cut); JSON: [{round, table, a, b}], b null for a bye."""
-    from builder.event import day
-
+    day = _day()
     _positive(round_, "--round")
     ev = _open(folder)
     if swap and show:
@@ -439,8 +451,7 @@ def result_cmd(
     ),
 ):
     """Enter (or correct) a game's result as the organiser: confirmed at once."""
-    from builder.event import day
-
+    day = _day()
     _positive(round_, "--round")
     _positive(table, "--table")
     if (winner is None) == (not draw):
@@ -459,8 +470,7 @@ def standings_cmd(
     ),
 ):
     """The standings: points, then the event's tiebreaks (confirmed results only)."""
-    from builder.event import day
-
+    day = _day()
     ev = _open(folder)
     rows = day.standings(ev)
     tiebreaks = day.settings(ev).tiebreaks
@@ -485,8 +495,7 @@ def drop_cmd(
     name: str = typer.Argument(..., help="the player who leaves the event"),
 ):
     """Take a player out of the rounds paired from now on; their games are kept."""
-    from builder.event import day
-
+    day = _day()
     d = day.drop(_open(folder), name)
     echo(_("{name} dropped after round {n}: not paired from now on").format(name=d["player"], n=d["after_round"]))
 
@@ -519,10 +528,7 @@ def settings_cmd(
 ):
     """How the day is run: points, tiebreaks, pairing options, round 1, a top cut. Without
     options, show them."""
-    import json
-
-    from builder.event import day
-
+    day = _day()
     if points is not None:
         day.parse_points(points)
     if tiebreaks is not None:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from sqlalchemy import delete, insert, select, update
 
 from builder.event import db
-from builder.event.db import changes, drops, event_settings, pairings, players, results, rounds
+from builder.event.db import changes, drops, event_settings, events, pairings, players, results, rounds
 from builder.event.intake import EventRefused
 from builder.event.pairing import Entrant, Options, Pair, club_key, pair_elimination, pair_swiss, pair_top_cut
 from builder.event.standings import TIEBREAKS, Game, Points, Standing, Table
@@ -35,6 +35,7 @@ __all__ = [
     "MAX_SCORE",
     "MAX_TOP",
     "DaySettings",
+    "DayState",
     "change_log",
     "confirm_result",
     "dispute_result",
@@ -45,6 +46,7 @@ __all__ = [
     "parse_points",
     "parse_score",
     "parse_tiebreaks",
+    "plan",
     "round_list",
     "set_club",
     "set_settings",
@@ -295,7 +297,7 @@ def _player_id(conn, ev: Event, name: str) -> int:
 
 
 @dataclass
-class _Day:
+class DayState:
     """Everything the day's functions read, in one transaction."""
 
     settings: DaySettings
@@ -347,7 +349,7 @@ class _Day:
         return rank_players(table, self.games(before), self.settings.points, self.settings.tiebreaks)
 
 
-def _read(conn, ev: Event) -> _Day:
+def _read(conn, ev: Event) -> DayState:
     people = {p["id"]: p for p in ev.players(conn)}
     dropped = dict(conn.execute(select(drops.c.player_id, drops.c.after_round).where(drops.c.event_id == ev.id)).all())
     rs = [
@@ -356,27 +358,24 @@ def _read(conn, ev: Event) -> _Day:
     ]
     by_round: dict[int, list[dict]] = {r["id"]: [] for r in rs}
     if rs:
+        cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
         rows = conn.execute(
-            select(pairings, results)
+            select(pairings, results.c.id.label("result_id"), *cols)
             .select_from(pairings.outerjoin(results, results.c.pairing_id == pairings.c.id))
             .where(pairings.c.round_id.in_(list(by_round)))
             .order_by(pairings.c.round_id, pairings.c.table_no)
-        ).all()
-        for row in rows:
-            m = row._mapping
-            p = {"id": m[pairings.c.id], "table": m[pairings.c.table_no], "a": m[pairings.c.a], "b": m[pairings.c.b]}
-            p["result"] = (
-                None
-                if m[results.c.id] is None
-                else {c.name: m[c] for c in results.c if c.name not in ("id", "pairing_id")}
-            )
-            by_round[m[pairings.c.round_id]].append(p)
+        ).mappings()
+        for m in rows:
+            p = {"id": m["id"], "table": m["table_no"], "a": m["a"], "b": m["b"]}
+            p["result"] = None if m["result_id"] is None else {k[2:]: v for k, v in m.items() if k.startswith("r_")}
+            by_round[m["round_id"]].append(p)
     for r in rs:
         r["pairings"] = by_round[r["id"]]
-    return _Day(settings(ev, conn), people, dropped, rs)
+    return DayState(settings(ev, conn), people, dropped, rs)
 
 
-def _result_view(day: _Day, p: dict, who: Who | None) -> dict | None:
+def _result_view(day, p: dict, who: Who | None) -> dict | None:
+    """A pairing's result as ``who`` may see it; ``day`` gives the players' names (``name(id)``)."""
     res = p["result"]
     if res is None:
         return None
@@ -485,7 +484,10 @@ def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> d
             day = _read(conn, ev)
         else:
             _previous_done(day)
-        kind, method, draw, made = _pair_round(conn, ev, day, n)
+        if n == 1 and day.settings.first_round == "random" and not day.settings.seed:
+            day.settings.seed = secrets.token_hex(8)  # drawn now, recorded: the draw can be made again
+            _store_settings(conn, ev, day.settings)
+        kind, method, draw, made = plan(day, n)
         rid = conn.execute(
             insert(rounds).values(
                 event_id=ev.id,
@@ -509,7 +511,7 @@ def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> d
     return next(r for r in round_list(ev, who) if r["round"] == n)
 
 
-def _unpair(conn, day: _Day, n: int) -> None:
+def _unpair(conn, day: DayState, n: int) -> None:
     r = day.rounds[-1]
     if n != r["number"]:
         raise EventRefused(
@@ -526,7 +528,7 @@ def _unpair(conn, day: _Day, n: int) -> None:
     conn.execute(delete(rounds).where(rounds.c.id == r["id"]))
 
 
-def _previous_done(day: _Day) -> None:
+def _previous_done(day: DayState) -> None:
     if not day.rounds:
         return
     r = day.rounds[-1]
@@ -545,11 +547,13 @@ def _previous_done(day: _Day) -> None:
         )
 
 
-def _active(day: _Day) -> list[int]:
+def _active(day: DayState) -> list[int]:
     return [pid for pid, p in day.people.items() if not p["revoked"] and pid not in day.dropped]
 
 
-def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int] | None, list[Pair]]:
+def plan(day: DayState, n: int) -> tuple[str, str, list[int] | None, list[Pair]]:
+    """Round ``n``'s pairing from the day as it stands: its kind, how it was paired, round 1's
+    order (the draw or the seeding) and the pairs. Reads nothing and writes nothing."""
     s = day.settings
     active = _active(day)
     if s.top and s.swiss_rounds and n > s.swiss_rounds:
@@ -558,7 +562,7 @@ def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int]
         raise EventRefused(_("{count} players to pair: a round needs at least 2").format(count=len(active)), status=409)
     opts = Options(avoid_club=s.avoid_club, fresh_tables=s.fresh_tables)
     if n == 1:
-        order, method = _first_order(conn, ev, day, active)
+        order, method = _first_order(day, active)
         opts = Options(s.avoid_club, s.fresh_tables, fold=s.first_round == "seeded")
         entrants = [_entrant(day, pid, i, 0) for i, pid in enumerate(order)]
         return "swiss", method, order, pair_swiss(entrants, opts)
@@ -567,7 +571,7 @@ def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int]
     return "swiss", "by score", None, pair_swiss(entrants, opts)
 
 
-def _first_order(conn, ev: Event, day: _Day, active: list[int]) -> tuple[list[int], str]:
+def _first_order(day: DayState, active: list[int]) -> tuple[list[int], str]:
     s = day.settings
     if s.first_round == "seeded":
         place = {name: i for i, name in enumerate(s.seed_order)}
@@ -575,15 +579,12 @@ def _first_order(conn, ev: Event, day: _Day, active: list[int]) -> tuple[list[in
             active, key=lambda pid: (place.get(day.people[pid]["name"], len(place)), day.people[pid]["name"].casefold())
         )
         return order, "seeded"
-    if not s.seed:
-        s.seed = secrets.token_hex(8)
-        _store_settings(conn, ev, s)
     order = sorted(active)
     random.Random(s.seed).shuffle(order)
     return order, f"random draw, seed {s.seed}"
 
 
-def _entrant(day: _Day, pid: int, rank: int, points: int) -> Entrant:
+def _entrant(day: DayState, pid: int, rank: int, points: int) -> Entrant:
     opp: set[int] = set()
     tables: set[int] = set()
     byes = 0
@@ -600,7 +601,7 @@ def _entrant(day: _Day, pid: int, rank: int, points: int) -> Entrant:
     return Entrant(pid, person["name"], rank, points, person.get("club"), byes, frozenset(opp), frozenset(tables))
 
 
-def _pair_cut(day: _Day, n: int, active: list[int]) -> list[Pair]:
+def _pair_cut(day: DayState, n: int, active: list[int]) -> list[Pair]:
     s = day.settings
     assert s.top is not None and s.swiss_rounds is not None
     if n == s.swiss_rounds + 1:
@@ -674,11 +675,11 @@ def swap(
     return pairings_of(ev, n), warnings
 
 
-def _warnings(day: _Day, r: dict, changed: Sequence[dict]) -> list[str]:
+def _warnings(day: DayState, r: dict, changed: Sequence[dict]) -> list[str]:
     s = day.settings
     if r["kind"] != "swiss":
         return []
-    earlier = _Day(s, day.people, day.dropped, [x for x in day.rounds if x["number"] < r["number"]])
+    earlier = DayState(s, day.people, day.dropped, [x for x in day.rounds if x["number"] < r["number"]])
     out = []
     for p in changed:
         x = _entrant(earlier, p["a"], 0, 0)
@@ -720,18 +721,62 @@ def parse_score(text: str) -> tuple[int, int]:
     return sa, sb
 
 
-def _table(conn, ev: Event, day: _Day, n: int, table: int) -> tuple[dict, dict]:
-    r = next((x for x in day.rounds if x["number"] == n), None)
-    if r is None:
+@dataclass
+class _Names:
+    names: dict[int, str]
+
+    def name(self, pid: int | None) -> str | None:
+        return None if pid is None else self.names[pid]
+
+
+def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
+    """One table of one round (its round, its pairing with its result, its players' names), read
+    alone: what entering a result needs, however large the event."""
+    cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
+    m = (
+        conn.execute(
+            select(rounds.c.id.label("rid"), rounds.c.kind, pairings, results.c.id.label("result_id"), *cols)
+            .select_from(
+                rounds.outerjoin(
+                    pairings, (pairings.c.round_id == rounds.c.id) & (pairings.c.table_no == table)
+                ).outerjoin(results, results.c.pairing_id == pairings.c.id)
+            )
+            .where(rounds.c.event_id == ev.id, rounds.c.number == n)
+        )
+        .mappings()
+        .first()
+    )
+    if m is None:
         raise EventRefused(_("no round {n}").format(n=n), status=404)
-    p = next((x for x in r["pairings"] if x["table"] == table), None)
-    if p is None:
+    if m["id"] is None:
         raise EventRefused(_("round {n} has no table {table}").format(n=n, table=table), status=404)
+    r = {"id": m["rid"], "kind": m["kind"], "number": n}
+    p = {"id": m["id"], "table": m["table_no"], "a": m["a"], "b": m["b"]}
+    p["result"] = None if m["result_id"] is None else {k[2:]: v for k, v in m.items() if k.startswith("r_")}
     if p["b"] is None:
         raise EventRefused(
             _("table {table} of round {n} is a bye: it needs no result").format(table=table, n=n), status=409
         )
-    return r, p
+    names = _Names(
+        dict(conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_([p["a"], p["b"]]))).all())
+    )
+    return r, p, names
+
+
+def _view(p: dict, names: _Names, who: Who, n: int, table: int) -> dict:
+    """The table as ``round_list`` shows it."""
+    return {
+        "round": n,
+        "table": table,
+        "a": names.name(p["a"]),
+        "b": names.name(p["b"]),
+        "result": _result_view(names, p, who),
+    }
+
+
+def _hold(conn, ev: Event) -> None:
+    """Take the event's row for this transaction, as ``Event.claim`` does, without reading it."""
+    conn.execute(update(events).where(events.c.id == ev.id).values(state=events.c.state))
 
 
 def _at_table(who: Who, p: dict) -> None:
@@ -758,9 +803,8 @@ def enter_result(
         raise EventRefused(_("give the winner or a draw, not both or neither"), status=422)
     sa, sb = (None, None) if score is None else (parse_score(score) if isinstance(score, str) else score)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
-        day = _read(conn, ev)
-        r, p = _table(conn, ev, day, number, table)
+        _hold(conn, ev)
+        r, p, day = _table(conn, ev, number, table)
         _at_table(who, p)
         if draw and r["kind"] == "elimination":
             raise EventRefused(_("an elimination game has a winner: it cannot be a draw"), status=422)
@@ -802,21 +846,16 @@ def enter_result(
         if sa is not None:
             said += f", {sa}:{sb}"
         _record(conn, ev, who, "result-entered" if old is None else "result-changed", said, number, table)
-    return _one(ev, who, number, table)
-
-
-def _one(ev: Event, who: Who, number: int, table: int) -> dict:
-    r = next(x for x in round_list(ev, who) if x["round"] == number)
-    return next(p for p in r["pairings"] if p["table"] == table)
+    p["result"] = values
+    return _view(p, day, who, number, table)
 
 
 def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) -> dict:
     """The opponent of the player who entered the result (or the organiser) confirms it."""
     who = _who(ev, who)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
-        day = _read(conn, ev)
-        _r, p = _table(conn, ev, day, number, table)
+        _hold(conn, ev)
+        _r, p, names = _table(conn, ev, number, table)
         _at_table(who, p)
         res = p["result"]
         if res is None:
@@ -825,13 +864,11 @@ def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) ->
             raise EventRefused(_("the result of table {table} is confirmed already").format(table=table), status=409)
         if who.role == "player" and res["entered_by"] == who.actor:
             raise EventRefused(_("you entered this result: your opponent or the organiser confirms it"), status=403)
-        conn.execute(
-            update(results)
-            .where(results.c.pairing_id == p["id"])
-            .values(confirmed_by=who.actor, confirmed_at=db.now(), disputed_by=None, disputed_at=None, dispute=None)
-        )
+        change = dict(confirmed_by=who.actor, confirmed_at=db.now(), disputed_by=None, disputed_at=None, dispute=None)
+        conn.execute(update(results).where(results.c.pairing_id == p["id"]).values(**change))
         _record(conn, ev, who, "result-confirmed", "", number, table)
-    return _one(ev, who, number, table)
+    res.update(change)
+    return _view(p, names, who, number, table)
 
 
 def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, reason: str) -> dict:
@@ -842,9 +879,8 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
     if not reason:
         raise EventRefused(_("say what is wrong with the result"), _("the organiser is shown it"), status=422)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
-        day = _read(conn, ev)
-        _r, p = _table(conn, ev, day, number, table)
+        _hold(conn, ev)
+        _r, p, names = _table(conn, ev, number, table)
         _at_table(who, p)
         if who.role != "player":
             raise EventRefused(_("the organiser enters the right result instead"), status=403)
@@ -857,13 +893,11 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
             )
         if res["entered_by"] == who.actor:
             raise EventRefused(_("you entered this result: enter the right one instead"), status=403)
-        conn.execute(
-            update(results)
-            .where(results.c.pairing_id == p["id"])
-            .values(disputed_by=who.actor, disputed_at=db.now(), dispute=reason)
-        )
+        change = dict(disputed_by=who.actor, disputed_at=db.now(), dispute=reason)
+        conn.execute(update(results).where(results.c.pairing_id == p["id"]).values(**change))
         _record(conn, ev, who, "result-disputed", reason, number, table)
-    return _one(ev, who, number, table)
+    res.update(change)
+    return _view(p, names, who, number, table)
 
 
 # -- drops -------------------------------------------------------------------------------------
