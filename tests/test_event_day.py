@@ -167,6 +167,8 @@ def test_players_enter_confirm_and_dispute_results_over_the_api(tmp_path, cli, d
         assert seen["disputed"] is True and "dispute" not in seen  # the reason: organiser and table only
         shown = admin.get("/api/rounds").json()["rounds"][0]["pairings"][0]["result"]
         assert shown["dispute"] == "I won on objectives" and shown["disputed_by"] == f"player {t1['b']}"
+        shown_cli = cli("event", "pair", folder, "--show").stdout
+        assert f"Table 1: {t1['a']} v {t1['b']}  ({t1['a']} won 10:4, disputed: I won on objectives)" in shown_cli
         r = admin.post("/api/rounds/1/tables/1/result", json={"winner": t1["b"], "score": "4:10"})
         assert r.json()["result"]["confirmed_by"] == "organiser" and r.json()["result"]["disputed"] is False
         r = a.post("/api/rounds/1/tables/1/result", json={"winner": t1["a"]})
@@ -384,3 +386,104 @@ def test_the_days_example_in_the_documentation_runs_as_written(tmp_path, cli, mo
     assert next(r for r in rows if r["player"] == "Bo")["dropped"] is True
     second = json.loads(out["daimyo event pair league --format json"].stdout)
     assert len(second) == 3 and "Bo" not in {p["a"] for p in second} | {p["b"] for p in second}
+
+
+def test_standings_on_the_database_equal_a_recount_of_the_recorded_results(tmp_path, database):
+    import random
+
+    from builder.event import day
+    from builder.event.store import Event
+
+    ev, _org = Event.create(tmp_path / "e", "Recount", "kensei", database=database)
+    tokens = dict(ev.add_players([f"P{i}" for i in range(9)]))
+    day.set_settings(ev, {"points": "3/1/0/2", "seed": "recount", "tiebreaks": "sos,esos,diff,seed"})
+    rng = random.Random(9)
+    for n in range(1, 5):
+        if n == 3:
+            day.drop(ev, "P4")
+        for p in day.pair(ev)["pairings"]:
+            if p["b"] is None:
+                continue
+            c = rng.random()
+            winner = p["a"] if c < 0.45 else (p["b"] if c < 0.9 else None)
+            score = f"{rng.randint(0, 20)}:{rng.randint(0, 20)}"
+            day.enter_result(ev, tokens[p["a"]], n, p["table"], winner=winner, draw=winner is None, score=score)
+            day.confirm_result(ev, tokens[p["b"]], n, p["table"])
+    points = {name: 0 for name in tokens}
+    opponents = {name: [] for name in tokens}
+    diff = {name: 0 for name in tokens}
+    for r in day.round_list(ev):
+        for p in r["pairings"]:
+            if p["b"] is None:
+                points[p["a"]] += 2
+                continue
+            res = p["result"]
+            for me, them, k in ((p["a"], p["b"], 0), (p["b"], p["a"], 1)):
+                opponents[me].append(them)
+                diff[me] += res["score"][k] - res["score"][1 - k]
+                points[me] += 1 if res["draw"] else (3 if res["winner"] == me else 0)
+    sos = {m: sum(points[o] for o in opponents[m]) for m in tokens}
+    esos = {m: sum(sos[o] for o in opponents[m]) for m in tokens}
+    rows = day.standings(ev)
+    assert {r["player"]: (r["points"], r["sos"], r["esos"], r["score_diff"]) for r in rows} == {
+        m: (points[m], sos[m], esos[m], diff[m]) for m in tokens
+    }
+    keys = [(-r["points"], -r["sos"], -r["esos"], -r["score_diff"], r["seed"]) for r in rows]
+    assert keys == sorted(keys)
+    assert [r["player"] for r in rows if r["dropped"]] == ["P4"]
+
+
+def test_two_organisers_pairing_at_once_make_one_round(tmp_path, cli):
+    import threading
+
+    from builder.event import day
+    from builder.event.intake import EventRefused
+    from builder.event.store import Event
+
+    folder = str(tmp_path / "day")
+    new_day(cli, folder, None, [f"P{i}" for i in range(12)])
+    outcomes = []
+
+    def pair():
+        try:
+            outcomes.append(day.pair(Event.open(folder))["round"])
+        except EventRefused as exc:
+            outcomes.append(exc.status)
+
+    threads = [threading.Thread(target=pair) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == [1, 409]  # the second waits, then finds round 1 not over
+    assert [r["round"] for r in day.round_list(Event.open(folder))] == [1]
+
+
+@pytest.mark.slow  # two server processes on a PostgreSQL cluster
+def test_two_servers_take_the_results_of_one_event(tmp_path, cli, cluster):
+    httpx = pytest.importorskip("httpx")
+    from eventservers import start_server, stop_server
+
+    if cluster is None:
+        pytest.skip(postgres_reason())
+    folder = str(tmp_path / "day")
+    tokens = new_day(cli, folder, cluster.new_database(), [f"P{i}" for i in range(8)])
+    pairs = pair_json(cli, folder)
+    servers = [start_server(folder), start_server(folder)]
+    try:
+        urls = [u for _p, u in servers]
+
+        def post(k, path, token, body):
+            return httpx.post(urls[k] + path, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+
+        for k, p in enumerate(pairs):
+            path = f"/api/rounds/1/tables/{p['table']}"
+            assert post(k % 2, path + "/result", tokens[p["a"]], {"winner": p["a"], "score": [5, k]}).status_code == 200
+            r = post((k + 1) % 2, path + "/confirm", tokens[p["b"]], {})
+            assert r.status_code == 200 and r.json()["result"]["score"] == [5, k]
+        both = [httpx.get(u + "/api/standings", timeout=60).json()["standings"] for u in urls]
+        assert both[0] == both[1] and [r["points"] for r in both[0]] == [3] * 4 + [0] * 4
+    finally:
+        for p, _u in servers:
+            stop_server(p)
+    assert pair_json(cli, folder)[0]["round"] == 2

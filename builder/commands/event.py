@@ -10,7 +10,8 @@ import functools
 import io
 import json
 import math
-from typing import Optional
+from collections.abc import Callable
+from typing import Any, Optional, TypeVar, cast
 
 import typer
 
@@ -35,14 +36,17 @@ ev_app = typer.Typer(
 cli.add_typer(ev_app, name="event")
 
 
-def guarded(name: str):
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(name: str) -> Callable[[F], F]:
     """``ev_app.command(name)`` for a command whose database errors (a database stopped, a
     file that is not an event's database) end as one line and exit 2, not a traceback."""
 
-    def wrap(fn):
+    def wrap(fn: F) -> F:
 
         @functools.wraps(fn)
-        def run(*args, **kwargs):
+        def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(*args, **kwargs)
             except Exception as exc:
@@ -52,7 +56,7 @@ def guarded(name: str):
                     raise db_error(exc) from None
                 raise
 
-        return ev_app.command(name)(run)
+        return cast(F, ev_app.command(name)(run))
 
     return wrap
 
@@ -161,7 +165,7 @@ def _clubs(given: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _set_clubs(ev, clubs: list[tuple[str, str]]) -> None:
+def _set_clubs(ev: Any, clubs: list[tuple[str, str]]) -> None:
     for name, value in clubs:
         _day().set_club(ev, name, value)
         echo(_("{name}: club {club}").format(name=name, club=value or "-"), err=True)
@@ -352,7 +356,7 @@ def _positive(value: int | None, flag: str) -> None:
         raise UsageError(_("{flag} {value}: give a number from 1").format(flag=flag, value=value))
 
 
-def _table_text(p: dict) -> str:
+def _table_text(p: dict[str, Any]) -> str:
     if p["b"] is None:
         return _("Table {table}: {a} has a bye").format(table=p["table"], a=p["a"])
     line = _("Table {table}: {a} v {b}").format(table=p["table"], a=p["a"], b=p["b"])
@@ -364,20 +368,24 @@ def _table_text(p: dict) -> str:
         state = (
             _("confirmed")
             if res["confirmed_at"]
-            else (_("disputed") if res["disputed"] else _("waiting for confirmation"))
+            else (
+                _("disputed: {reason}").format(reason=res.get("dispute") or "")
+                if res["disputed"]
+                else _("waiting for confirmation")
+            )
         )
         line += f"  ({said}, {state})"
     return line
 
 
-def _day():
+def _day() -> Any:
     """``builder.event.day``, imported when a command of the day runs (it brings the database's libraries)."""
     from builder.event import day
 
     return day
 
 
-def _rows_out(rows: list[dict], keys: list[str], format: str, text) -> None:
+def _rows_out(rows: list[dict[str, Any]], keys: list[str], format: str, text: Callable[[], Any]) -> None:
     if format == "json":
         echo(json.dumps(rows, ensure_ascii=False, indent=2))
     elif format == "csv":
@@ -405,7 +413,7 @@ def pair_cmd(
         None, "--swap", metavar="A B", help="swap two players of the round by hand (a warning when it breaks a rule)"
     ),
     show: bool = typer.Option(False, "--show", help="show the round's pairings and results; pair nothing"),
-):
+) -> None:
     """Pair the next Swiss round (or the elimination cut); JSON: [{round, table, a, b}], b null for a bye."""
     day = _day()
     _positive(round_, "--round")
@@ -425,7 +433,7 @@ def pair_cmd(
     results = {}
     if format == "text":
         n = rows[0]["round"] if rows else round_
-        for r in day.round_list(ev):
+        for r in day.round_list(ev, day.CLI):  # as the organiser sees it: a dispute's reason too
             if r["round"] == n:
                 results = {p["table"]: p["result"] for p in r["pairings"]}
     _rows_out(
@@ -449,7 +457,7 @@ def result_cmd(
     score: Optional[str] = typer.Option(
         None, "--score", metavar="A:B", help="the game's own scores, the table's first player's first"
     ),
-):
+) -> None:
     """Enter (or correct) a game's result as the organiser: confirmed at once."""
     day = _day()
     _positive(round_, "--round")
@@ -468,7 +476,7 @@ def standings_cmd(
     format: str = typer.Option(
         "text", "--format", "-f", help="text, json or csv", callback=formats("text", "json", "csv")
     ),
-):
+) -> None:
     """The standings: points, then the event's tiebreaks (confirmed results only)."""
     day = _day()
     ev = _open(folder)
@@ -477,7 +485,7 @@ def standings_cmd(
     keys = ["rank", "player", "points", "sos", "esos", *(["h2h"] if "h2h" in tiebreaks else [])]
     keys += ["score_diff", "seed", "wins", "draws", "losses", "byes", "dropped"]
 
-    def text():
+    def text() -> Any:
         yield _("Rank  Points  SOS  ESOS  Diff  Player")
         for r in rows:
             yield (
@@ -493,7 +501,7 @@ def standings_cmd(
 def drop_cmd(
     folder: str = typer.Argument(..., help="the event's folder"),
     name: str = typer.Argument(..., help="the player who leaves the event"),
-):
+) -> None:
     """Take a player out of the rounds paired from now on; their games are kept."""
     day = _day()
     d = day.drop(_open(folder), name)
@@ -525,7 +533,7 @@ def settings_cmd(
         None, "--top", help="single elimination of the top N after the Swiss rounds (0: none)"
     ),
     format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
-):
+) -> None:
     """How the day is run: points, tiebreaks, pairing options, round 1, a top cut. Without
     options, show them."""
     day = _day()

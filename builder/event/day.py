@@ -17,8 +17,9 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from builder.event import db
 from builder.event.db import changes, drops, event_settings, events, pairings, players, results, rounds
@@ -55,6 +56,8 @@ __all__ = [
     "swap",
 ]
 
+Row = dict[str, Any]  # a row or a record as the functions here pass it
+
 MAX_POINTS = 1000  # points for a win, a draw, a loss or a bye
 MAX_SCORE = 100000  # a game's own score (victory points, ...)
 MAX_ROUNDS = 30  # Swiss rounds before a cut
@@ -87,7 +90,7 @@ class DaySettings:
     def points(self) -> Points:
         return Points(self.win, self.draw, self.loss, self.bye)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Row:
         return asdict(self)
 
 
@@ -100,7 +103,9 @@ def _organiser(who: Who, what: str) -> None:
         raise EventRefused(_("only the organiser {what}").format(what=what), status=403)
 
 
-def _record(conn, ev: Event, who: Who, action: str, detail: str, rnd: int | None = None, table: int | None = None):
+def _record(
+    conn: Connection, ev: Event, who: Who, action: str, detail: str, rnd: int | None = None, table: int | None = None
+) -> None:
     conn.execute(
         insert(changes).values(
             event_id=ev.id, at=db.now(), actor=who.actor, action=action, round=rnd, table_no=table, detail=detail[:2000]
@@ -113,7 +118,7 @@ def _record(conn, ev: Event, who: Who, action: str, detail: str, rnd: int | None
 # -- settings ----------------------------------------------------------------------------------
 
 
-def settings(ev: Event, conn=None) -> DaySettings:
+def settings(ev: Event, conn: Connection | None = None) -> DaySettings:
     if conn is None:
         with ev.engine.connect() as c:
             return settings(ev, c)
@@ -136,7 +141,7 @@ def settings(ev: Event, conn=None) -> DaySettings:
     )
 
 
-def _store_settings(conn, ev: Event, s: DaySettings) -> None:
+def _store_settings(conn: Connection, ev: Event, s: DaySettings) -> None:
     values = dict(
         win=s.win,
         draw=s.draw,
@@ -197,7 +202,7 @@ def parse_tiebreaks(text: str) -> list[str]:
     return names
 
 
-def set_settings(ev: Event, change: dict, who: Who | str | None = CLI) -> DaySettings:
+def set_settings(ev: Event, change: Row, who: Who | str | None = CLI) -> DaySettings:
     """Change some of the settings (the keys of ``DaySettings``, or ``points`` as ``W/D/L/B``
     text and ``tiebreaks`` as comma-separated text); the settings as they are then."""
     who = _who(ev, who)
@@ -221,7 +226,7 @@ def set_settings(ev: Event, change: dict, who: Who | str | None = CLI) -> DaySet
     return s
 
 
-def _apply(conn, ev: Event, s: DaySettings, key: str, value) -> None:
+def _apply(conn: Connection, ev: Event, s: DaySettings, key: str, value: Any) -> None:
     if key == "points":
         s.win, s.draw, s.loss, s.bye = parse_points(value) if isinstance(value, str) else tuple(value)
     elif key == "tiebreaks":
@@ -284,7 +289,7 @@ def set_club(ev: Event, name: str, club: str | None, who: Who | str | None = CLI
 # -- reading the day ---------------------------------------------------------------------------
 
 
-def _player_id(conn, ev: Event, name: str) -> int:
+def _player_id(conn: Connection, ev: Event, name: str) -> int:
     name = clean_text(str(name))
     pid = conn.execute(
         select(players.c.id).where(players.c.event_id == ev.id, players.c.name == name, players.c.revoked.is_(None))
@@ -293,7 +298,7 @@ def _player_id(conn, ev: Event, name: str) -> int:
         raise EventRefused(
             _("no player '{name}' in the event").format(name=name), _("see 'daimyo event players DIR'"), status=404
         )
-    return pid
+    return int(pid)
 
 
 @dataclass
@@ -301,9 +306,9 @@ class DayState:
     """Everything the day's functions read, in one transaction."""
 
     settings: DaySettings
-    people: dict[int, dict]
+    people: dict[int, Row]
     dropped: dict[int, int]  # player id: rounds paired when they dropped
-    rounds: list[dict]  # each with its "pairings", each with its "result" (or None)
+    rounds: list[Row]  # each with its "pairings", each with its "result" (or None)
 
     def name(self, pid: int | None) -> str | None:
         return None if pid is None else self.people[pid]["name"]
@@ -349,14 +354,14 @@ class DayState:
         return rank_players(table, self.games(before), self.settings.points, self.settings.tiebreaks)
 
 
-def _read(conn, ev: Event) -> DayState:
+def _read(conn: Connection, ev: Event) -> DayState:
     people = {p["id"]: p for p in ev.players(conn)}
     dropped = dict(conn.execute(select(drops.c.player_id, drops.c.after_round).where(drops.c.event_id == ev.id)).all())
     rs = [
         dict(r)
         for r in conn.execute(select(rounds).where(rounds.c.event_id == ev.id).order_by(rounds.c.number)).mappings()
     ]
-    by_round: dict[int, list[dict]] = {r["id"]: [] for r in rs}
+    by_round: dict[int, list[Row]] = {r["id"]: [] for r in rs}
     if rs:
         cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
         rows = conn.execute(
@@ -374,7 +379,7 @@ def _read(conn, ev: Event) -> DayState:
     return DayState(settings(ev, conn), people, dropped, rs)
 
 
-def _result_view(day, p: dict, who: Who | None) -> dict | None:
+def _result_view(day: DayState | _Names, p: Row, who: Who | None) -> Row | None:
     """A pairing's result as ``who`` may see it; ``day`` gives the players' names (``name(id)``)."""
     res = p["result"]
     if res is None:
@@ -395,7 +400,7 @@ def _result_view(day, p: dict, who: Who | None) -> dict | None:
     return out
 
 
-def round_list(ev: Event, who: Who | str | None = None) -> list[dict]:
+def round_list(ev: Event, who: Who | str | None = None) -> list[Row]:
     """Every round with its pairings and their results as ``who`` may see them (the reason of a
     dispute: the organiser and the table's players): ``[{round, kind, method, pairings: [{round,
     table, a, b, result}]}]``."""
@@ -423,7 +428,7 @@ def round_list(ev: Event, who: Who | str | None = None) -> list[dict]:
     ]
 
 
-def pairings_of(ev: Event, number: int | None = None) -> list[dict]:
+def pairings_of(ev: Event, number: int | None = None) -> list[Row]:
     """One round's pairings (the latest without ``number``): ``[{round, table, a, b}]``, ``b``
     None for the bye."""
     all_rounds = round_list(ev)
@@ -438,7 +443,7 @@ def pairings_of(ev: Event, number: int | None = None) -> list[dict]:
     )
 
 
-def standings(ev: Event) -> list[dict]:
+def standings(ev: Event) -> list[Row]:
     """Every player, best first: ``{rank, player, points, sos, esos, [h2h], score_diff, seed,
     wins, draws, losses, byes, dropped}``, counting the confirmed results only."""
     with ev.engine.connect() as conn:
@@ -446,7 +451,7 @@ def standings(ev: Event) -> list[dict]:
     return [s.row(day.settings.tiebreaks) for s in day.standing()]
 
 
-def change_log(ev: Event) -> list[dict]:
+def change_log(ev: Event) -> list[Row]:
     """Every change to the day, oldest first: ``{at, actor, action, round, table, detail}``."""
     with ev.engine.connect() as conn:
         rows = conn.execute(select(changes).where(changes.c.event_id == ev.id).order_by(changes.c.id)).mappings()
@@ -466,7 +471,7 @@ def change_log(ev: Event) -> list[dict]:
 # -- pairing -----------------------------------------------------------------------------------
 
 
-def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> dict:
+def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> Row:
     """Pair the next round (or pair round ``number`` again: the latest, while it has no result).
     The round as ``round_list`` gives it."""
     who = _who(ev, who)
@@ -511,7 +516,7 @@ def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> d
     return next(r for r in round_list(ev, who) if r["round"] == n)
 
 
-def _unpair(conn, day: DayState, n: int) -> None:
+def _unpair(conn: Connection, day: DayState, n: int) -> None:
     r = day.rounds[-1]
     if n != r["number"]:
         raise EventRefused(
@@ -633,7 +638,7 @@ def _pair_cut(day: DayState, n: int, active: list[int]) -> list[Pair]:
 
 def swap(
     ev: Event, a: str, b: str, who: Who | str | None = CLI, number: int | None = None
-) -> tuple[list[dict], list[str]]:
+) -> tuple[list[Row], list[str]]:
     """Swap two players of a round (the latest without ``number``): each takes the other's place.
     The round's pairings and a warning for each rule the change breaks (a rematch, a second bye,
     one club, a table played at before). A table with a result is not changed."""
@@ -675,7 +680,7 @@ def swap(
     return pairings_of(ev, n), warnings
 
 
-def _warnings(day: DayState, r: dict, changed: Sequence[dict]) -> list[str]:
+def _warnings(day: DayState, r: Row, changed: Sequence[Row]) -> list[str]:
     s = day.settings
     if r["kind"] != "swiss":
         return []
@@ -729,7 +734,7 @@ class _Names:
         return None if pid is None else self.names[pid]
 
 
-def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
+def _table(conn: Connection, ev: Event, n: int, table: int) -> tuple[Row, Row, _Names]:
     """One table of one round (its round, its pairing with its result, its players' names), read
     alone: what entering a result needs, however large the event."""
     cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
@@ -763,7 +768,7 @@ def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
     return r, p, names
 
 
-def _view(p: dict, names: _Names, who: Who, n: int, table: int) -> dict:
+def _view(p: Row, names: _Names, who: Who, n: int, table: int) -> Row:
     """The table as ``round_list`` shows it."""
     return {
         "round": n,
@@ -774,12 +779,12 @@ def _view(p: dict, names: _Names, who: Who, n: int, table: int) -> dict:
     }
 
 
-def _hold(conn, ev: Event) -> None:
+def _hold(conn: Connection, ev: Event) -> None:
     """Take the event's row for this transaction, as ``Event.claim`` does, without reading it."""
     conn.execute(update(events).where(events.c.id == ev.id).values(state=events.c.state))
 
 
-def _at_table(who: Who, p: dict) -> None:
+def _at_table(who: Who, p: Row) -> None:
     if who.role == "player" and who.player_id not in (p["a"], p["b"]):
         raise EventRefused(_("you do not play at this table"), _("enter the result of your own game"), status=403)
     if who.role not in ("player", "organiser"):
@@ -794,7 +799,7 @@ def enter_result(
     winner: str | None = None,
     draw: bool = False,
     score: str | tuple[int, int] | None = None,
-) -> dict:
+) -> Row:
     """A game's result: the winner's name or a draw, and the game's own scores (``A:B``, the
     table's first player's first). A player's entry waits for their opponent's (or the
     organiser's) confirmation; the organiser's is confirmed at once, over any other."""
@@ -850,7 +855,7 @@ def enter_result(
     return _view(p, day, who, number, table)
 
 
-def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) -> dict:
+def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) -> Row:
     """The opponent of the player who entered the result (or the organiser) confirms it."""
     who = _who(ev, who)
     with ev.engine.begin() as conn:
@@ -871,7 +876,7 @@ def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) ->
     return _view(p, names, who, number, table)
 
 
-def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, reason: str) -> dict:
+def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, reason: str) -> Row:
     """The opponent says the entered result is wrong: shown to the organiser, who enters the
     right one (the player who entered it may also enter it again)."""
     who = _who(ev, who)
@@ -903,7 +908,7 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
 # -- drops -------------------------------------------------------------------------------------
 
 
-def drop(ev: Event, name: str, who: Who | str | None = CLI) -> dict:
+def drop(ev: Event, name: str, who: Who | str | None = CLI) -> Row:
     """Take a player out of the rounds paired from now on; their games are kept. The organiser,
     or the player themselves."""
     who = _who(ev, who)

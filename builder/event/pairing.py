@@ -151,7 +151,9 @@ def pair_swiss(entrants: Sequence[Entrant], opts: Options = Options()) -> list[P
     return out
 
 
-def _match(players: list[Entrant], opts: Options, sparse: bool):
+def _match(
+    players: list[Entrant], opts: Options, sparse: bool
+) -> tuple[list[tuple[Entrant, Entrant]], Entrant | None] | None:
     """The least-cost pairing, ``([(x, y)], bye player or None)``; on the sparse graph, None when
     it leaves someone unpaired or breaks a rule the complete graph might avoid."""
     n = len(players)

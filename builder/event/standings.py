@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["TIEBREAKS", "Game", "Points", "Standing", "Table", "standings"]
 
@@ -75,7 +76,7 @@ class Standing:
     elimination: int | None = None  # elimination games won, for a player of the cut
     opponents: list[int] = field(default_factory=list)
 
-    def row(self, tiebreaks: Sequence[str]) -> dict:
+    def row(self, tiebreaks: Sequence[str]) -> dict[str, Any]:
         """The machine form: stable English keys (``h2h`` only when the event breaks ties by it)."""
         out = {
             "rank": self.rank,
@@ -147,7 +148,7 @@ def _h2h(group: list[Standing], games: Sequence[Game], pts: Points) -> None:
             w.h2h, lo.h2h = (w.h2h or 0) + pts.win, (lo.h2h or 0) + pts.loss
 
 
-KEYS: dict[str, Callable[[Standing], tuple]] = {
+KEYS: dict[str, Callable[[Standing], tuple[Any, ...]]] = {
     "sos": lambda s: (-s.sos,),
     "esos": lambda s: (-s.esos,),
     "h2h": lambda s: (-(s.h2h or 0),),

@@ -17,8 +17,9 @@ import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from builder import yamlio
@@ -431,7 +432,7 @@ class Event:
                 )
         return late
 
-    def claim(self, conn):
+    def claim(self, conn: Connection) -> Any:
         """Take the event's row for this transaction, then read it: a write to it first, so that
         SQLite takes its write lock now and PostgreSQL locks the row. A lock, a reveal or another
         list of the event waits for this transaction to end, and what it reads stays true until

@@ -21,6 +21,7 @@ import socket
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import segno
 import uvicorn
@@ -888,7 +889,7 @@ def _signed(request: Request) -> Who:
     return ctx.ev.who(bearer(request), address(request))
 
 
-def _field(payload: dict, key: str, kind: type, required: bool = False):
+def _field(payload: dict[str, Any], key: str, kind: type, required: bool = False) -> Any:
     """A field of a JSON body, of ``kind``; EventRefused 422 in one line otherwise."""
     value = payload.get(key)
     if value is None and not required:
@@ -903,7 +904,7 @@ def _field(payload: dict, key: str, kind: type, required: bool = False):
     return value
 
 
-def api_rounds(request: Request):
+def api_rounds(request: Request) -> Any:
     """Every round with its pairings and results (a dispute's reason: the organiser and the table's
     players)."""
     ctx = context(request)
@@ -911,14 +912,16 @@ def api_rounds(request: Request):
     return {"rounds": day.round_list(ctx.ev, ctx.ev.who(token, address(request)) if token else None)}
 
 
-def api_pair(request: Request, payload: dict = Body(default={}, examples=[{}, {"round": 2}])):
+def api_pair(request: Request, payload: dict[str, Any] = Body(default={}, examples=[{}, {"round": 2}])) -> Any:
     """The organiser pairs the next round (``{}``), or the latest again while it has no result
     (``{"round": N}``)."""
     ctx = context(request)
     return day.pair(ctx.ev, _signed(request), _field(payload, "round", int))
 
 
-def api_swap(request: Request, number: int, payload: dict = Body(..., examples=[{"a": "Aiko", "b": "Bo"}])):
+def api_swap(
+    request: Request, number: int, payload: dict[str, Any] = Body(..., examples=[{"a": "Aiko", "b": "Bo"}])
+) -> Any:
     """The organiser swaps two players of a round: its pairings and what rules the change breaks."""
     ctx = context(request)
     rows, warnings = day.swap(
@@ -931,8 +934,8 @@ def api_result(
     request: Request,
     number: int,
     table: int,
-    payload: dict = Body(..., examples=[{"winner": "Aiko", "score": "12:5"}, {"draw": True}]),
-):
+    payload: dict[str, Any] = Body(..., examples=[{"winner": "Aiko", "score": "12:5"}, {"draw": True}]),
+) -> Any:
     """A player of the table (or the organiser) enters its result: ``winner`` (a name) or ``draw``,
     and ``score`` ``"A:B"`` (the table's first player's first). A player's waits for the opponent's
     confirmation; the organiser's is confirmed at once."""
@@ -957,30 +960,34 @@ def api_result(
     )
 
 
-def api_confirm(request: Request, number: int, table: int):
+def api_confirm(request: Request, number: int, table: int) -> Any:
     """The opponent of the player who entered the result (or the organiser) confirms it."""
     return day.confirm_result(context(request).ev, _signed(request), number, table)
 
 
-def api_dispute(request: Request, number: int, table: int, payload: dict = Body(..., examples=[{"reason": "I won"}])):
+def api_dispute(
+    request: Request, number: int, table: int, payload: dict[str, Any] = Body(..., examples=[{"reason": "I won"}])
+) -> Any:
     """The opponent says the entered result is wrong, and why: the organiser is shown it."""
     ctx = context(request)
     return day.dispute_result(ctx.ev, _signed(request), number, table, _field(payload, "reason", str, True))
 
 
-def api_drop(request: Request, payload: dict = Body(..., examples=[{"player": "Aiko"}])):
+def api_drop(request: Request, payload: dict[str, Any] = Body(..., examples=[{"player": "Aiko"}])) -> Any:
     """The organiser (or the player themselves) drops a player from the rounds paired from now on."""
     ctx = context(request)
     return day.drop(ctx.ev, _field(payload, "player", str, True), _signed(request))
 
 
-def api_standings(request: Request):
+def api_standings(request: Request) -> Any:
     """The standings: points, then the event's tiebreaks, from the confirmed results."""
     ctx = context(request)
     return {"standings": day.standings(ctx.ev), "settings": day.settings(ctx.ev).as_dict()}
 
 
-def api_day_settings(request: Request, payload: dict = Body(..., examples=[{"points": "3/1/0/3", "avoid_club": True}])):
+def api_day_settings(
+    request: Request, payload: dict[str, Any] = Body(..., examples=[{"points": "3/1/0/3", "avoid_club": True}])
+) -> Any:
     """The organiser changes how the day is run: ``points`` ("W/D/L/B"), ``tiebreaks`` ("sos,esos,..."),
     ``avoid_club``, ``fresh_tables``, ``first_round`` (random or seeded), ``seed_order`` (names),
     ``seed``, ``swiss_rounds``, ``top``."""
@@ -1007,7 +1014,7 @@ def api_day_settings(request: Request, payload: dict = Body(..., examples=[{"poi
     return day.set_settings(ctx.ev, change, _signed(request)).as_dict()
 
 
-def api_changes(request: Request):
+def api_changes(request: Request) -> Any:
     """Every change to the rounds, results and drops: who, when, what (the organiser's token)."""
     ctx = context(request)
     if _signed(request).role != "organiser":

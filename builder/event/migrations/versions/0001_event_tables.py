@@ -13,7 +13,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         "events",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -83,6 +83,6 @@ def upgrade():
     op.create_index("ix_audit_event_id", "audit", ["event_id"])
 
 
-def downgrade():
+def downgrade() -> None:
     for name in ("audit", "openings", "submissions", "players", "events"):
         op.drop_table(name)

@@ -14,7 +14,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("club", sa.Text, nullable=True))
     op.create_table(
@@ -95,7 +95,7 @@ def upgrade():
     op.create_index("ix_drops_event_id", "drops", ["event_id"])
 
 
-def downgrade():
+def downgrade() -> None:
     for name in ("drops", "changes", "results", "pairings", "rounds", "event_settings"):
         op.drop_table(name)
     with op.batch_alter_table("players") as batch:
