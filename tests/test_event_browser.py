@@ -138,7 +138,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
 
         pub.goto(srv.url + "/")
         pub.get_by_role("link", name="list").first.click()
-        expect(pub.locator("#list")).to_contain_text("Taisho Buke")
+        expect(pub.locator("#list-text")).to_contain_text("5x Samurai Yari (25)")
         shots(pub, f"event-{tag}-6-revealed-list.png", full_page=True)
         for ctx in (aiko_ctx, bo_ctx, pub_ctx, org_ctx):
             ctx.close()

@@ -34,8 +34,10 @@ from builder.event.intake import EventRefused
 from builder.event.seal import verify_revealed
 from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
 from builder.lists.dump import dump_list_yaml
+from builder.render.api import render_list
+from builder.render.book import total_of, verdict_of
 from builder.render.bookpdf import render_book
-from builder.share.api import parse_source_text
+from builder.share.api import check_imported, export_doc, parse_source_text
 from builder.share.fingerprint import fingerprint
 
 EXPORT_COLUMNS = (
@@ -91,6 +93,36 @@ def _book_doc(list_text: str, system: str, label: str) -> str:
     return dump_list_yaml(doc)
 
 
+def readable(list_text: str, system: str | None) -> dict:
+    """A stored list as a person reads it: ``text`` (its forum text, as ``daimyo show`` prints
+    it, with its total) and ``code`` (its share code); both empty when it cannot be read again
+    here (a pack it names is missing): the stored JSON is then what there is to show."""
+    try:
+        imp = parse_source_text(list_text, "list", system)
+        imp.received = True  # packs by name only, never as files on the server
+        res = check_imported(imp)
+        return {
+            "text": export_doc(dict(imp.doc), "text", res.summary),
+            "code": export_doc(dict(imp.doc), "code"),
+            "verdict": verdict_of(res),
+            "total": total_of(str(imp.doc.get("system")), res.summary),
+            "findings": [{"severity": f.severity, "code": f.code, "message": f.message} for f in res.findings],
+        }
+    except (DaimyoError, ValueError):
+        return {"text": "", "code": "", "verdict": "", "total": "", "findings": []}
+
+
+def list_pdf(list_text: str, system: str, name: str, paper: str = "a4") -> bytes:
+    """A stored list printed as ``daimyo print`` prints it (card sheets, a roster or a setup
+    sheet): the PDF's bytes."""
+    with tempfile.TemporaryDirectory(prefix="daimyo-list-") as tmp:
+        path = Path(tmp) / f"{_safe(name)}.yaml"
+        path.write_text(_book_doc(list_text, system, name), encoding="utf-8")
+        out = Path(tmp) / "list.pdf"
+        render_list(path, out, force=True, paper=paper)
+        return out.read_bytes()
+
+
 def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper: str = "a4") -> Path:
     """The organiser's book of every player's latest list (after the reveal): one PDF with the
     contents page, each list with its verdict, findings, share code and fingerprint. For judges
@@ -114,7 +146,14 @@ def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper
             path = Path(tmp) / f"{stem}.yaml"
             path.write_text(_book_doc(s["list_text"], info["system"], label), encoding="utf-8")
             files.append(path)
-        written = render_book(files, out, force=force, paper=paper)
+        written = render_book(
+            files,
+            out,
+            force=force,
+            paper=paper,
+            title=info["name"],
+            players=None if anonymous else [s["player"] for s in lists],
+        )
     ev.log("organiser", "book-printed", f"{'anonymous ' if anonymous else ''}{len(files)} lists to {Path(out).name}")
     return written
 

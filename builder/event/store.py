@@ -35,6 +35,7 @@ CONFIG = "event.json"
 DEFAULT_PORT = 8770
 MAX_PLAYERS_NAME = 80
 SUBMISSIONS_PER_MINUTE = 12  # per player: resubmitting to fix a list, not a flood
+CHECKS_PER_MINUTE = 30  # per player: lists checked without handing them in (each a row of the audit log)
 FAILED_SIGNINS_PER_MINUTE = 30  # per address: guessing tokens is pointless, and slowed further
 
 
@@ -297,7 +298,7 @@ class Event:
                     .values(revoked=db.now())
                 )
                 if r.rowcount == 0:
-                    raise UsageError(f"no player '{n}' in the event", "see 'daimyo event export DIR'")
+                    raise UsageError(f"no player '{n}' in the event", command_line("see 'daimyo event export DIR'"))
                 log_action(conn, self.id, who.actor, "player-removed", n)
 
     def new_token(self, player: str | None = None, who: Who = CLI) -> str:
@@ -316,9 +317,27 @@ class Event:
                 .values(token_hash=token_hash(token))
             )
             if r.rowcount == 0:
-                raise UsageError(f"no player '{name}' in the event", "see 'daimyo event players DIR'")
+                raise UsageError(f"no player '{name}' in the event", command_line("see 'daimyo event players DIR'"))
             log_action(conn, self.id, who.actor, "player-token-replaced", name)
         return token
+
+    def set_deadline(self, deadline: str | None, who: Who = CLI) -> str | None:
+        """Set the time after which a handed-in list can no longer be changed (ISO 8601, a time
+        without a zone is UTC), or clear it with ``None`` or an empty text; the stored time."""
+        if who.role != "organiser":
+            raise EventRefused("only the organiser sets the deadline", status=403)
+        dl = _time_option(deadline, "deadline")
+        with self.engine.begin() as conn:
+            r = self.claim(conn)
+            if r["reveal_at"] and dl and r["reveal_at"] < dl:
+                raise UsageError(
+                    f"deadline {dl[:16].replace('T', ' ')} UTC is after the reveal "
+                    f"({r['reveal_at'][:16].replace('T', ' ')} UTC)",
+                    "lists are revealed after they are all in: give an earlier deadline",
+                )
+            conn.execute(update(events).where(events.c.id == self.id).values(deadline=dl))
+            log_action(conn, self.id, who.actor, "deadline-set", dl or "none")
+        return dl
 
     def players(self, conn=None) -> list[dict]:
         if conn is None:
@@ -344,6 +363,39 @@ class Event:
             late = self._may_hand_in(conn, r, who)
         checked = check_submission(text, r["system"], json.loads(r["settings"]))
         return self._store(who, checked, late, source, address)
+
+    def check_only(self, who: Who, text: str, address: str = "") -> dict:
+        """Check a player's list without handing it in: its verdict, total and findings, nothing
+        stored but a line of the audit log (which the rate limit counts: at most
+        ``CHECKS_PER_MINUTE`` a minute)."""
+        if who.role != "player":
+            raise EventRefused("only a player checks a list here", "use the player's own link", status=403)
+        since = db.stamp(datetime.now(UTC) - timedelta(minutes=1))
+        with self.engine.connect() as conn:
+            r = self.row(conn)
+            recent = conn.execute(
+                select(func.count())
+                .select_from(audit)
+                .where(
+                    audit.c.event_id == self.id,
+                    audit.c.action == "list-checked",
+                    audit.c.actor == who.actor,
+                    audit.c.at >= since,
+                )
+            ).scalar()
+        if recent >= CHECKS_PER_MINUTE:
+            raise EventRefused(f"{recent} lists checked this last minute", "wait a minute before the next", status=429)
+        c = check_submission(text, r["system"], json.loads(r["settings"]))
+        self.log(who.actor, "list-checked", f"{c.verdict}, {c.total} (not handed in)", address)
+        return {
+            "checked_only": True,
+            "legal": c.legal,
+            "verdict": c.verdict,
+            "total": c.total,
+            "format": c.format,
+            "findings": c.findings,
+            "fingerprint": c.fingerprint,
+        }
 
     def refuse_early(self, who: Who) -> None:
         """EventRefused when ``who`` may not hand in a list now (the phase, the deadline, the rate

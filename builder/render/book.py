@@ -50,6 +50,12 @@ def total_of(system: str, summary: Summary | None) -> str:
     return get(system).printing.total(summary or {})
 
 
+def score_name_of(system: str) -> str:
+    """What one game's own score is called (victory points, casualties inflicted, a score), in
+    the current language: an event's result forms and pairings sheets."""
+    return _(get(system).printing.score_name)
+
+
 def verdict_of(result) -> str:
     if result is None:
         return ""

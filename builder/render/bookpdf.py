@@ -45,9 +45,12 @@ class _QR:
         return QR()
 
 
-def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
-    """Write the book of ``list_files`` to ``out_path``. An unreadable list is an error
+def render_book(list_files, out_path, force: bool = False, paper="a4", title: str | None = None, players=None) -> Path:
+    """Write the book of ``list_files`` to ``out_path``, titled ``title`` (an event's name), each
+    list's player of ``players`` on its page and in the contents. An unreadable list is an error
     naming it (exit 2): a book must hold every list handed in."""
+    book_title = one_line(title) if title else _("Lists of the event")
+    who = [one_line(str(p)) for p in players] if players is not None else None
     files = [str(f) for f in list_files]
     if not files:
         raise UsageError("no lists given", command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
@@ -56,10 +59,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     width = size[0] - 24.0
     entries = []
     for f in files:
-        try:
-            doc, _catalog, _lst, result = load_checked(f)
-        except DaimyoError:
-            raise
+        doc, _catalog, _lst, result = load_checked(f)
         code = share_code_of(doc)
         try:
             text = export_doc(dict(doc.data), "text", result.summary if result else None)
@@ -125,7 +125,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         )
         # filled in by hand at the event
         fields = Table(
-            [[_("Player"), "", _("Table"), "", _("Round"), "", _("Checked by"), ""]],
+            [[_("Player"), who[i] if who else "", _("Table"), "", _("Round"), "", _("Checked by"), ""]],
             colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
             rowHeights=[pt(8)],
             hAlign="LEFT",
@@ -187,7 +187,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             rows.append(
                 [
                     str(i + 1),
-                    one_line(e["file"]),
+                    who[i] if who else one_line(e["file"]),
                     e["doc"].system,
                     Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(e["name"])}</a>'),
                     e["total"],
@@ -197,7 +197,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             )
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
         out = [
-            Paragraph(esc(_("Lists of the event")), st.title),
+            Paragraph(esc(book_title), st.title),
             Paragraph(
                 esc(
                     _("{n} lists; each starts on a new page with its share code, QR code and fingerprint").format(
@@ -210,7 +210,15 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                 rows,
                 [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)],
                 st,
-                header=["#", _("File"), _("System"), _("List"), _("Total"), _("Verdict"), _("Page")],
+                header=[
+                    "#",
+                    _("Player") if who else _("File"),
+                    _("System"),
+                    _("List"),
+                    _("Total"),
+                    _("Verdict"),
+                    _("Page"),
+                ],
                 fail_rows=fail,
                 align_right=[0, 6],
             ),
@@ -226,7 +234,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             scratch,
             contents(None) + lists_story(),
             size,
-            title=_("Lists of the event"),
+            title=book_title,
             force=True,
             ruler=False,
             _to_buffer=True,
@@ -239,7 +247,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         out_path,
         contents(first) + lists_story(),
         size,
-        title=_("Lists of the event"),
+        title=book_title,
         subject="organiser's book",
         force=force,
         ruler=False,

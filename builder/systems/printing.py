@@ -49,6 +49,9 @@ class PrintingPart:
 
     card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
     aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
+    # what one game's own score is called (an event's results and pairings sheets), marked for
+    # translation and translated where it is shown
+    score_name: str = N_("score")
 
     def __init__(self, game: Any):
         self.game = game

@@ -103,7 +103,9 @@ GAME_WORDS = (
 )
 
 
-@state.memo("web.words", bound=None, lifetime=state.PROCESS, doc="the games' fixed words the pages translate (the code's)")
+@state.memo(
+    "web.words", bound=None, lifetime=state.PROCESS, doc="the games' fixed words the pages translate (the code's)"
+)
 def known() -> frozenset[str]:
     """The words ``tr`` translates: the games' above and the print options' labels."""
     labels = (printing.PAPERS, printing.CARDS, printing.BLEEDS, printing.DUPLEX, printing.LAYOUTS)

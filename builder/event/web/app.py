@@ -18,47 +18,79 @@ on one database serve one event.
 import html
 import json
 import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import segno
 import uvicorn
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builder import i18n
 from builder.errors import DaimyoError, UsageError, option
-from builder.event import day, intake
+from builder.event import day, intake, outputs
 from builder.event.db import database_down
 from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
 from builder.i18n import N_, _, ngettext
+from builder.render.book import score_name_of
+from builder.share.code import looks_like_code
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
 RETRY = {"retry-after": "30"}
-CONFIRM = {  # the organiser's actions that ask again first: (title, what it does, the button that does it)
-    "lock": (
-        N_("Lock the event?"),
-        N_("Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused."),
-        N_("Yes, lock: take no more lists"),
-    ),
-    "reveal": (
-        N_("Reveal every list?"),
-        N_(
-            "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
-            "It also locks the event, and it cannot be undone."
-        ),
-        N_("Yes, reveal every list now"),
-    ),
-}
+CONFIRM = ("lock", "reveal", "remove", "player-token", "drop")  # the organiser's actions that ask again first
+MAX_CODE = 32 * 1024  # a share code in a link: far more than any list needs
+
+
+def confirm_texts(action: str, player: str = "") -> tuple[str, str, str]:
+    """What a confirmation page says: its title, what the action does, the button that does it."""
+    if action == "lock":
+        return (
+            _("Lock the event?"),
+            _(
+                "Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused."
+            ),
+            _("Yes, lock: take no more lists"),
+        )
+    if action == "reveal":
+        return (
+            _("Reveal every list?"),
+            _(
+                "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
+                "It also locks the event, and it cannot be undone."
+            ),
+            _("Yes, reveal every list now"),
+        )
+    if action == "remove":
+        return (
+            _("Remove {player}?").format(player=player),
+            _("{player}'s link stops working at once; the lists they handed in are kept.").format(player=player),
+            _("Yes, remove {player}").format(player=player),
+        )
+    if action == "drop":
+        return (
+            _("Drop {player}?").format(player=player),
+            _("{player} is paired in no round from now on; the games they played are kept.").format(player=player),
+            _("Yes, drop {player}").format(player=player),
+        )
+    return (
+        _("A new link for {player}?").format(player=player),
+        _("{player}'s old link stops working at once: hand them the new one.").format(player=player),
+        _("Yes, make a new link for {player}").format(player=player),
+    )
+
+
 ROLES = {"player": N_("player"), "organiser": N_("organiser"), "public": N_("public")}
 # the words of the event's state the pages show (the JSON API keeps them as they are)
 WORDS = {
@@ -267,12 +299,22 @@ class EventContext:
             )
 
     def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
+        history = self.ev.history(who)
+        games = [
+            {**p, "opponent": p["b"] if p["a"] == who.name else p["a"], "first": p["a"] == who.name}
+            for r in reversed(day.round_list(self.ev, who))
+            for p in r["pairings"]
+            if who.name in (p["a"], p["b"])
+        ]
         return self.page(
             "submit.html",
             status,
             who=who,
+            games=games,
+            score_label=score_label(self.system),
             csrf=self.ev.csrf(who),
-            history=self.ev.history(who),
+            history=history,
+            shown=outputs.readable(history[0]["list"], self.system) if history else None,
             openings=self.ev.openings_of(who),
             result=result,
             refused=refused,
@@ -334,7 +376,10 @@ async def on_database(request: Request, exc: DBAPIError):
 
 
 async def on_error(request: Request, exc: DaimyoError):
-    return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+    """A refusal of the library (a name given twice, a time that is not one): its line, without
+    the command line's ``daimyo: error:`` before it."""
+    lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
+    return await on_refused(request, EventRefused("; ".join(lines), status=400))
 
 
 async def on_http(request: Request, exc: StarletteHTTPException):
@@ -357,13 +402,10 @@ async def on_invalid(request: Request, exc: RequestValidationError):
     for e in exc.errors()[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
+    api = request.url.path.startswith("/api/")
+    hint = 'send JSON {"list": "..."}' if api else _("open the page again and use its form")
     return await on_refused(
-        request,
-        EventRefused(
-            _("malformed request: {details}").format(details="; ".join(bits)),
-            _('send JSON {{"list": "..."}}'),
-            status=422,
-        ),
+        request, EventRefused(_("malformed request: {details}").format(details="; ".join(bits)), hint, status=422)
     )
 
 
@@ -377,7 +419,7 @@ def favicon():
 
 def home(request: Request):
     ctx = context(request)
-    return ctx.page("home.html", board=ctx.ev.board(PUBLIC))
+    return ctx.page("home.html", board=ctx.ev.board(PUBLIC), rounds=[r["round"] for r in day.round_list(ctx.ev)])
 
 
 def submit_page(request: Request, token: str | None = None):
@@ -393,26 +435,35 @@ async def submit_form(
     csrf: str = Form(""),
     text: str = Form(""),
     pick: str = Form(""),
+    action: str = Form("submit"),
     upload: UploadFile | None = File(None),
 ):
+    """Hand in a list, or (``action=check``) check it without handing it in: the text stays in
+    the box either way, so that it can be fixed."""
     ctx = context(request)
 
     who = await run_in_threadpool(ctx.signed_in, request, PLAYER_COOKIE, "player")
     await run_in_threadpool(ctx.check_csrf, who, csrf)
+    check_only = action == "check"
     try:
-        await run_in_threadpool(ctx.ev.refuse_early, who)  # locked, past the deadline, too many: before any reading
+        if not check_only:  # locked, past the deadline, too many: before any reading
+            await run_in_threadpool(ctx.ev.refuse_early, who)
         filename = upload.filename if upload is not None else None
         data = await upload.read() if upload is not None and filename else b""
         if data and text.strip():
             raise EventRefused(_("paste a list or upload a file, not both"), status=422)
         if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
             text = await run_in_threadpool(intake.read_upload, data, filename or "", ctx.system, pick or None)
-        result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
+        if check_only:
+            result = await run_in_threadpool(ctx.ev.check_only, who, text, address(request))
+        else:
+            result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
     except EventRefused as exc:
         return await run_in_threadpool(
             ctx.player_page, who, refused=exc, status=exc.status, text=text if len(text) < 20000 else ""
         )
-    return await run_in_threadpool(ctx.player_page, who, result=result)
+    kept = text if check_only and len(text) < 20000 else ""
+    return await run_in_threadpool(ctx.player_page, who, result=result, text=kept)
 
 
 def organiser_page(request: Request, token: str | None = None):
@@ -430,32 +481,404 @@ def organiser_open(request: Request, csrf: str = Form(""), submission: int = For
     return ctx.dashboard(who, opened=ctx.ev.open_list(submission, reason, who, address(request)))
 
 
-def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm: str = Form("")):
-    """Lock or reveal: the first press shows what it does and asks again (a page, no script);
-    only the form of that page, naming the action, acts."""
+def organiser(request: Request, csrf: str) -> tuple[EventContext, Who]:
+    """The context and the signed-in organiser of a posted form, its CSRF token checked."""
     ctx = context(request)
     who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
     ctx.check_csrf(who, csrf)
+    return ctx, who
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code of ``text`` as inline SVG (no image file, no script: the page's policy allows it)."""
+    return Markup(segno.make(text, error="m", micro=False).svg_inline(scale=3, title=text))
+
+
+def handout(ctx: EventContext, who: Who, people: list[tuple[str, str]], title: str) -> HTMLResponse:
+    """The players' new links, each with its QR code, shown this once: to print or hand out."""
+    rows = [{"name": n, "link": ctx.ev.player_link(t), "qr": qr_svg(ctx.ev.player_link(t))} for n, t in people]
+    return ctx.page("handout.html", who=who, csrf=ctx.ev.csrf(who), rows=rows, title=title)
+
+
+def organiser_phase(
+    request: Request, action: str, csrf: str = Form(""), confirm: str = Form(""), player: str = Form("")
+):
+    """Lock, reveal, remove a player or give one a new link: the first press shows what it does
+    and asks again (a page, no script); only the form of that page, naming the action, acts."""
+    ctx, who = organiser(request, csrf)
     if action not in CONFIRM:
         raise EventRefused(_("no action '{action}'").format(action=action), status=404)
+    player = " ".join(player.split())
+    if action in ("remove", "player-token", "drop") and not player:
+        raise EventRefused(_("name the player"), _("use the buttons of the organiser's page"), status=422)
     if confirm != action:
-        title, text, button = CONFIRM[action]
+        title, text, button = confirm_texts(action, player)
         return ctx.page(
-            "confirm.html", action=action, csrf=ctx.ev.csrf(who), title=_(title), text=_(text), button=_(button)
+            "confirm.html",
+            action=action,
+            csrf=ctx.ev.csrf(who),
+            title=title,
+            text=text,
+            button=button,
+            player=player,
+            back="/organiser/day" if action == "drop" else "/organiser",
         )
     if action == "lock":
         ctx.ev.lock(who)
-    else:
+    elif action == "reveal":
         ctx.ev.reveal(who)
+    elif action == "remove":
+        ctx.ev.remove_players([player], who)
+    elif action == "drop":
+        day.drop(ctx.ev, player, who)
+        return RedirectResponse("/organiser/day", status_code=303)
+    else:
+        token = ctx.ev.new_token(player, who)
+        return handout(ctx, who, [(player, token)], _("A new link for {player}").format(player=player))
     return RedirectResponse("/organiser", status_code=303)
 
 
-def revealed_list(request: Request, submission_id: int):
-    ctx = context(request)
+def organiser_add(request: Request, csrf: str = Form(""), names: str = Form("")):
+    """Add players, one name a line: their links and QR codes, shown this once."""
+    ctx, who = organiser(request, csrf)
+    wanted = [n for n in (line.strip() for line in names.splitlines()) if n]
+    if not wanted:
+        raise EventRefused(_("no player named"), _("write one player's name a line"), status=422)
+    added = ctx.ev.add_players(wanted, who)
+    return handout(ctx, who, added, _("New players: their links"))
+
+
+def organiser_own_token(request: Request, csrf: str = Form(""), confirm: str = Form("")):
+    """A new organiser's link: the old one stops working; this browser is signed in with the new one."""
+    ctx, who = organiser(request, csrf)
+    if confirm != "organiser-token":
+        return ctx.page(
+            "confirm.html",
+            action="organiser-token",
+            csrf=ctx.ev.csrf(who),
+            title=_("A new organiser's link?"),
+            text=_("The organiser's old link stops working at once, in every browser but this one."),
+            button=_("Yes, make a new organiser's link"),
+            player="",
+        )
+    token = ctx.ev.new_token(None, who)
+    link = ctx.ev.organiser_link(token)
+    resp = ctx.page("organiser_link.html", link=link, qr=qr_svg(link))
+    resp.set_cookie(
+        ORGANISER_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        max_age=180 * 24 * 3600,
+        path="/",
+    )
+    return resp
+
+
+def organiser_deadline(request: Request, csrf: str = Form(""), deadline: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    ctx.ev.set_deadline(deadline, who)
+    return RedirectResponse("/organiser", status_code=303)
+
+
+def download(data: bytes | str, filename: str, media_type: str) -> Response:
+    return Response(data, media_type=media_type, headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+def organiser_export(request: Request, csrf: str = Form(""), format: str = Form("csv")):
+    ctx, _who = organiser(request, csrf)
+    if format not in ("csv", "json"):
+        raise EventRefused(_("unknown format '{format}'").format(format=format[:20]), _("use csv or json"), status=422)
+    text = outputs.export_text(ctx.ev, format)
+    return download(text, f"event.{format}", "text/csv" if format == "csv" else "application/json")
+
+
+def organiser_backup(request: Request, csrf: str = Form("")):
+    ctx, _who = organiser(request, csrf)
+    with tempfile.TemporaryDirectory(prefix="daimyo-backup-") as tmp:
+        out = Path(tmp) / "event-backup.json"
+        outputs.backup(ctx.ev, str(out))
+        data = out.read_bytes()
+    return download(data, "event-backup.json", "application/json")
+
+
+async def organiser_book(request: Request, csrf: str = Form(""), anonymous: str = Form(""), paper: str = Form("a4")):
+    ctx, _who = await run_in_threadpool(organiser, request, csrf)
+    if paper not in ("a4", "letter"):
+        raise EventRefused(_("unknown paper '{paper}'").format(paper=paper[:20]), _("use a4 or letter"), status=422)
+    data = await run_in_threadpool(_book_bytes, ctx, bool(anonymous), paper)
+    return download(data, "book-anonymous.pdf" if anonymous else "book.pdf", "application/pdf")
+
+
+def _book_bytes(ctx: EventContext, anonymous: bool, paper: str) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="daimyo-book-") as tmp:
+        out = Path(tmp) / "book.pdf"
+        outputs.write_book(ctx.ev, str(out), anonymous=anonymous, paper=paper)
+        return out.read_bytes()
+
+
+def _revealed(ctx: EventContext, submission_id: int) -> dict:
     for s in ctx.ev.revealed():
         if s["id"] == submission_id:
-            return ctx.page("list.html", s=s)
+            return s
     raise EventRefused(_("no submission {n}").format(n=submission_id), status=404)
+
+
+def revealed_list(request: Request, submission_id: int):
+    """A revealed list as a person reads it: its text, its share code and link, its PDF; the
+    stored canonical JSON and its seal below, to check it by hand."""
+    ctx = context(request)
+    s = _revealed(ctx, submission_id)
+    return ctx.page("list.html", s=s, shown=outputs.readable(s["list"], ctx.system))
+
+
+async def revealed_pdf(request: Request, submission_id: int):
+    ctx = context(request)
+    s = await run_in_threadpool(_revealed, ctx, submission_id)
+    data = await run_in_threadpool(outputs.list_pdf, s["list"], ctx.system, s["player"])
+    return Response(
+        data, media_type="application/pdf", headers={"content-disposition": f'inline; filename="list-{s["id"]}.pdf"'}
+    )
+
+
+def shared_list(request: Request, code: str):
+    """``/v/CODE``: the list of a share code, read from the code alone (nothing is stored)."""
+    ctx = context(request)
+    code = code.strip()
+    if len(code) > MAX_CODE:
+        raise EventRefused(
+            _("this share code is too long: at most {n:,} characters").format(n=MAX_CODE),
+            _("copy the whole code, from DMY to its end"),
+            status=400,
+        )
+    if not looks_like_code(code):
+        raise EventRefused(_("this is not a share code"), _("copy the whole code, from DMY to its end"), status=400)
+    shown = outputs.readable(code, None)
+    if not shown["text"]:
+        raise EventRefused(_("this share code cannot be read here"), _("check that it was copied whole"), status=400)
+    return ctx.page("shared.html", code=code, shown=shown)
+
+
+# -- the event's day on the pages: rounds, results, drops, standings -----------------------------
+
+
+def whole(value: str, label: str, low: int = 1, high: int = 10**6) -> int:
+    """A whole number posted in a form; EventRefused 422 in one line otherwise."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 7 and low <= int(text) <= high):
+        raise EventRefused(
+            _("{label}: give a whole number from {low} to {high}").format(label=label, low=low, high=high),
+            status=422,
+        )
+    return int(text)
+
+
+def score_label(system: str) -> str:
+    """What a game's own score is called on the forms (victory points, casualties inflicted, a score)."""
+    return score_name_of(system)
+
+
+def scores(mine: str, theirs: str) -> tuple[int, int] | None:
+    """Two scores posted in a form (both empty: none given)."""
+    if not mine.strip() and not theirs.strip():
+        return None
+    if not mine.strip() or not theirs.strip():
+        raise EventRefused(_("give both scores, or neither"), status=422)
+    return whole(mine, _("a score"), 0, day.MAX_SCORE), whole(theirs, _("a score"), 0, day.MAX_SCORE)
+
+
+def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None):
+    rounds = day.round_list(ctx.ev, who)
+    standing = day.standings(ctx.ev)
+    board = ctx.ev.board(who)
+    dropped = {r["player"] for r in standing if r["dropped"]}
+    playing = [p["player"] for p in board["players"] if not p["removed"] and p["player"] not in dropped]
+    disputes = [
+        (r["round"], p)
+        for r in rounds
+        for p in r["pairings"]
+        if p["result"] and p["result"]["disputed"] and not p["result"]["confirmed_at"]
+    ]
+    return ctx.page(
+        "day.html",
+        who=who,
+        csrf=ctx.ev.csrf(who),
+        rounds=list(reversed(rounds)),
+        standing=standing,
+        settings=day.settings(ctx.ev),
+        playing=playing,
+        clubs={p["name"]: p.get("club") for p in ctx.ev.players() if not p["revoked"]},
+        disputes=disputes,
+        warnings=warnings or [],
+        score_label=score_label(ctx.system),
+    )
+
+
+def organiser_day(request: Request):
+    ctx = context(request)
+    return day_page(ctx, ctx.signed_in(request, ORGANISER_COOKIE, "organiser"))
+
+
+def organiser_pair(request: Request, csrf: str = Form(""), again: str = Form("")):
+    """Pair the next round, or (``again``: its number) the latest again while it has no result."""
+    ctx, who = organiser(request, csrf)
+    day.pair(ctx.ev, who, whole(again, _("the round"), 1, day.MAX_ROUNDS + day.MAX_TOP) if again else None)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_result(
+    request: Request,
+    csrf: str = Form(""),
+    round: str = Form(""),
+    table: str = Form(""),
+    outcome: str = Form(""),
+    score_a: str = Form(""),
+    score_b: str = Form(""),
+):
+    """The organiser enters (or corrects) a table's result: confirmed at once."""
+    ctx, who = organiser(request, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    pairing = _pairing(ctx, who, n, t)
+    if outcome not in ("a", "b", "draw"):
+        raise EventRefused(_("choose the winner, or a draw"), status=422)
+    winner = None if outcome == "draw" else pairing[outcome]
+    day.enter_result(ctx.ev, who, n, t, winner=winner, draw=outcome == "draw", score=scores(score_a, score_b))
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def _pairing(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+    for r in day.round_list(ctx.ev, who):
+        if r["round"] == n:
+            for p in r["pairings"]:
+                if p["table"] == t:
+                    return p
+            raise EventRefused(_("round {n} has no table {table}").format(n=n, table=t), status=404)
+    raise EventRefused(_("no round {n}").format(n=n), status=404)
+
+
+def organiser_confirm(request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    day.confirm_result(ctx.ev, who, whole(round, _("the round")), whole(table, _("the table")))
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_swap(request: Request, csrf: str = Form(""), a: str = Form(""), b: str = Form("")):
+    """Swap two players of the latest round by hand: the page then says which rules that breaks."""
+    ctx, who = organiser(request, csrf)
+    if not a.strip() or not b.strip():
+        raise EventRefused(_("name the two players to swap"), status=422)
+    _rows, warnings = day.swap(ctx.ev, a, b, who)
+    return day_page(ctx, who, warnings or [_("the change breaks no pairing rule")])
+
+
+def organiser_settings(
+    request: Request,
+    csrf: str = Form(""),
+    points: str = Form(""),
+    tiebreaks: str = Form(""),
+    avoid_club: str = Form(""),
+    fresh_tables: str = Form(""),
+    first_round: str = Form("random"),
+    swiss_rounds: str = Form(""),
+    top: str = Form(""),
+):
+    """How the day is run: the points, the tiebreaks, the pairing rules, a cut after the Swiss rounds."""
+    ctx, who = organiser(request, csrf)
+    change: dict = {
+        "points": points.strip() or None,
+        "tiebreaks": tiebreaks.strip() or None,
+        "avoid_club": bool(avoid_club),
+        "fresh_tables": bool(fresh_tables),
+        "first_round": first_round,
+        "swiss_rounds": whole(swiss_rounds, _("Swiss rounds"), 1, day.MAX_ROUNDS) if swiss_rounds.strip() else None,
+        "top": whole(top, _("the cut"), 0, day.MAX_TOP) if top.strip() else None,
+    }
+    day.set_settings(ctx.ev, change, who)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def organiser_club(request: Request, csrf: str = Form(""), player: str = Form(""), club: str = Form("")):
+    ctx, who = organiser(request, csrf)
+    if not player.strip():
+        raise EventRefused(_("name the player"), status=422)
+    day.set_club(ctx.ev, player, club, who)
+    return RedirectResponse("/organiser/day", status_code=303)
+
+
+def pairings_sheet(request: Request, number: int):
+    """A round's pairings, to print and pin up: anyone may read them."""
+    ctx = context(request)
+    for r in day.round_list(ctx.ev):
+        if r["round"] == number:
+            return ctx.page("sheet.html", r=r, score_label=score_label(ctx.system))
+    raise EventRefused(_("no round {n}").format(n=number), status=404)
+
+
+def standings_page(request: Request):
+    """The standings, to print: anyone may read them."""
+    ctx = context(request)
+    rounds = day.round_list(ctx.ev)
+    pending = sum(
+        1 for r in rounds for p in r["pairings"] if p["b"] is not None and not (p["result"] or {}).get("confirmed_at")
+    )
+    return ctx.page(
+        "standings.html",
+        standing=day.standings(ctx.ev),
+        settings=day.settings(ctx.ev),
+        rounds=len(rounds),
+        pending=pending,
+    )
+
+
+def player_game(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+    """The player's own table of round ``n``; EventRefused when it is not theirs."""
+    p = _pairing(ctx, who, n, t)
+    if who.name not in (p["a"], p["b"]):
+        raise EventRefused(_("you do not play at this table"), _("enter the result of your own game"), status=403)
+    return p
+
+
+def player_result(
+    request: Request,
+    csrf: str = Form(""),
+    round: str = Form(""),
+    table: str = Form(""),
+    outcome: str = Form(""),
+    mine: str = Form(""),
+    theirs: str = Form(""),
+):
+    """A player enters their game's result: they won, their opponent won, or a draw, and the
+    game's own scores; it waits for the opponent (or the organiser) to confirm it."""
+    ctx = context(request)
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    ctx.check_csrf(who, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    p = player_game(ctx, who, n, t)
+    opponent = p["b"] if p["a"] == who.name else p["a"]
+    if outcome not in ("me", "opponent", "draw"):
+        raise EventRefused(_("choose who won, or a draw"), status=422)
+    given = scores(mine, theirs)
+    score = None if given is None else (given if p["a"] == who.name else (given[1], given[0]))
+    winner = {"me": who.name, "opponent": opponent, "draw": None}[outcome]
+    day.enter_result(ctx.ev, who, n, t, winner=winner, draw=outcome == "draw", score=score)
+    return RedirectResponse("/submit", status_code=303)
+
+
+def player_confirm(
+    request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form(""), reason: str = Form("")
+):
+    """A player confirms the result their opponent entered, or (with a reason) disputes it."""
+    ctx = context(request)
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    ctx.check_csrf(who, csrf)
+    n, t = whole(round, _("the round")), whole(table, _("the table"))
+    player_game(ctx, who, n, t)
+    if request.url.path.endswith("/dispute"):
+        day.dispute_result(ctx.ev, who, n, t, reason)
+    else:
+        day.confirm_result(ctx.ev, who, n, t)
+    return RedirectResponse("/submit", status_code=303)
 
 
 def docs(request: Request):
@@ -713,8 +1136,28 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/submit", response_class=HTMLResponse, include_in_schema=False)(submit_form)
     app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)(organiser_page)
     app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)(organiser_open)
+    app.post("/organiser/players", response_class=HTMLResponse, include_in_schema=False)(organiser_add)
+    app.post("/organiser/organiser-token", response_class=HTMLResponse, include_in_schema=False)(organiser_own_token)
+    app.post("/organiser/deadline", include_in_schema=False)(organiser_deadline)
+    app.post("/organiser/export", include_in_schema=False)(organiser_export)
+    app.post("/organiser/backup", include_in_schema=False)(organiser_backup)
+    app.post("/organiser/book", include_in_schema=False)(organiser_book)
+    app.get("/organiser/day", response_class=HTMLResponse, include_in_schema=False)(organiser_day)
+    app.post("/organiser/pair", include_in_schema=False)(organiser_pair)
+    app.post("/organiser/result", include_in_schema=False)(organiser_result)
+    app.post("/organiser/confirm-result", include_in_schema=False)(organiser_confirm)
+    app.post("/organiser/swap", response_class=HTMLResponse, include_in_schema=False)(organiser_swap)
+    app.post("/organiser/settings", include_in_schema=False)(organiser_settings)
+    app.post("/organiser/club", include_in_schema=False)(organiser_club)
     app.post("/organiser/{action}", include_in_schema=False)(organiser_phase)
+    app.get("/rounds/{number}", response_class=HTMLResponse, include_in_schema=False)(pairings_sheet)
+    app.get("/standings", response_class=HTMLResponse, include_in_schema=False)(standings_page)
+    app.post("/submit/result", include_in_schema=False)(player_result)
+    app.post("/submit/confirm", include_in_schema=False)(player_confirm)
+    app.post("/submit/dispute", include_in_schema=False)(player_confirm)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
+    app.get("/lists/{submission_id}/list.pdf", include_in_schema=False)(revealed_pdf)
+    app.get("/v/{code}", response_class=HTMLResponse, include_in_schema=False)(shared_list)
     app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(docs)
     app.get("/api/event", tags=["event"], summary=N_("The event and its players, as the token's holder may see them"))(
         api_event

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 class KenseiPrinting(PrintingPart):
     """What Kensei's printed documents ask of the game (``gs.printing``)."""
 
+    score_name = N_("victory points")  # the victory points of the scenario played
+
     def total(self, summary: Summary) -> str:
         return f"{summary['points']}/{summary.get('limit', '?')} AP" if "points" in summary else super().total(summary)
 

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 class SatsumaPrinting(PrintingPart):
     """What Satsuma's printed documents ask of the game (``gs.printing``)."""
 
+    score_name = N_("casualties inflicted")  # the casualty markers a side inflicted when the game ended
+
     def counters(self, catalog: Any, summary: Summary) -> list[Row]:
         """The hand, and the imperial casualty markers up to the game's end (9)."""
         end = constant(catalog, "end_casualties", 9)
