@@ -25,7 +25,7 @@ LONGER = {
     "builder/games/kensei/rules.py:load_list": 161,
     "builder/games/satsuma/sim.py:play_game": 274,
     "builder/games/senji/rules.py:check": 238,
-    "builder/render/bookpdf.py:render_book": 198,  # its words in the language printed
+    "builder/render/bookpdf.py:render_book": 206,  # its words in the language printed, the players named
     "builder/render/cards/sheet.py:render_cards": 135,  # its words in the language printed
     "builder/share/canonical.py:_value": 126,
 }
