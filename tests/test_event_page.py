@@ -387,7 +387,7 @@ def test_the_organiser_runs_the_day_on_the_page(paired, site):
     org, csrf = paired["org"], paired["csrf"]
     # round 1 paired again while it has no result
     r = org.post("/organiser/pair", data={"csrf": csrf, "again": "1"}, follow_redirects=True)
-    assert r.status_code == 200 and org.get("/organiser").text.count("<td>round-paired") == 2
+    assert r.status_code == 200 and org.get("/organiser").text.count("<code>round-paired</code>") == 2
     tables = [t for t in day_rows(r.text, 1) if t[2] is not None]
     # round 2 waits for round 1's results
     r = org.post("/organiser/pair", data={"csrf": csrf})
