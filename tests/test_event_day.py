@@ -487,3 +487,17 @@ def test_two_servers_take_the_results_of_one_event(tmp_path, cli, cluster):
         for p, _u in servers:
             stop_server(p)
     assert pair_json(cli, folder)[0]["round"] == 2
+
+
+def test_a_refusal_on_a_page_leaves_out_the_command_lines_hint():
+    """A page or the JSON API never tells an organiser without a shell to run a command; the
+    command line still gives the hint."""
+    from builder.cli import error_lines
+    from builder.errors import command_line
+    from builder.event.intake import EventRefused
+
+    exc = EventRefused("no round is paired yet", command_line("pair one with 'daimyo event pair DIR'"), status=404)
+    assert exc.text() == "no round is paired yet"
+    assert any("pair one with 'daimyo event pair DIR'" in line for line in error_lines(exc))
+    both = EventRefused("round 2 has results", "correct a result on the organiser's page", status=409)
+    assert both.text() == "round 2 has results (correct a result on the organiser's page)"

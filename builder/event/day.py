@@ -297,7 +297,9 @@ def _player_id(conn: Connection, ev: Event, name: str) -> int:
     ).scalar()
     if pid is None:
         raise EventRefused(
-            _("no player '{name}' in the event").format(name=name), _("see 'daimyo event players DIR'"), status=404
+            _("no player '{name}' in the event").format(name=name),
+            command_line(_("see 'daimyo event players DIR'")),
+            status=404,
         )
     return int(pid)
 
@@ -434,7 +436,9 @@ def pairings_of(ev: Event, number: int | None = None) -> list[Row]:
     None for the bye."""
     all_rounds = round_list(ev)
     if not all_rounds:
-        raise EventRefused(_("no round is paired yet"), _("pair one with 'daimyo event pair DIR'"), status=404)
+        raise EventRefused(
+            _("no round is paired yet"), command_line(_("pair one with 'daimyo event pair DIR'")), status=404
+        )
     n = all_rounds[-1]["round"] if number is None else number
     for r in all_rounds:
         if r["round"] == n:
@@ -548,7 +552,7 @@ def _previous_done(day: DayState) -> None:
             _("round {n} is not over: table {tables} has no confirmed result").format(
                 n=r["number"], tables=", ".join(map(str, open_tables[:10]))
             ),
-            _("enter or confirm them with 'daimyo event result'"),
+            command_line(_("enter or confirm them with 'daimyo event result'")),
             status=409,
         )
 
@@ -624,7 +628,7 @@ def _pair_cut(day: DayState, n: int, active: list[int]) -> list[Pair]:
     last = day.rounds[-1]
     if len(last["pairings"]) == 1:
         raise EventRefused(
-            _("the final is played: the event is over"), _("see 'daimyo event standings DIR'"), status=409
+            _("the final is played: the event is over"), command_line(_("see 'daimyo event standings DIR'")), status=409
         )
     winners: list[int | None] = []
     for p in last["pairings"]:
@@ -649,7 +653,9 @@ def swap(
         ev.claim(conn)
         day = _read(conn, ev)
         if not day.rounds:
-            raise EventRefused(_("no round is paired yet"), _("pair one with 'daimyo event pair DIR'"), status=409)
+            raise EventRefused(
+                _("no round is paired yet"), command_line(_("pair one with 'daimyo event pair DIR'")), status=409
+            )
         n = day.last if number is None else number
         r = next((x for x in day.rounds if x["number"] == n), None)
         if r is None:

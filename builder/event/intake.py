@@ -15,7 +15,7 @@ import zipfile
 from dataclasses import dataclass
 
 from builder.catalog.loader import load_catalog
-from builder.errors import DaimyoError, UsageError, option
+from builder.errors import DaimyoError, UsageError, option, show_options
 from builder.event.seal import canonical_json
 from builder.findings import event_setting
 from builder.render.book import total_of, verdict_of
@@ -43,7 +43,9 @@ class EventRefused(UsageError):
         self.details: list[str] = []  # one line per problem of the list
 
     def text(self) -> str:
-        return self.message + (f" ({self.hint})" if self.hint else "")
+        """The refusal as a page or the JSON API says it: the command line's own hints left out."""
+        message, hint = show_options(str(self.message)), show_options(str(self.hint or ""))
+        return message + (f" ({hint})" if hint else "")
 
 
 @dataclass

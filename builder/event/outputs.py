@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from builder import yamlio
 from builder.catalog.packfiles import resolve_recorded
-from builder.errors import DaimyoError, UsageError
+from builder.errors import DaimyoError, UsageError, command_line
 from builder.event import db
 from builder.event.client import Unreachable, error_of, request_json
 from builder.event.db import (
@@ -131,7 +131,9 @@ def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper
     info = ev.info()
     if info["phase"] != "revealed":
         raise EventRefused(
-            "the lists are sealed until the reveal", "reveal them first: 'daimyo event reveal DIR'", status=409
+            "the lists are sealed until the reveal",
+            command_line("reveal them first: 'daimyo event reveal DIR'"),
+            status=409,
         )
     lists = ev.latest_lists()
     if not lists:
