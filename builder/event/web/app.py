@@ -298,7 +298,7 @@ class EventContext:
                 _("the form is out of date or from another site"), _("reload the page and try again"), status=403
             )
 
-    def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
+    def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = "") -> Response:
         history = self.ev.history(who)
         games = [
             {**p, "opponent": p["b"] if p["a"] == who.name else p["a"], "first": p["a"] == who.name}
@@ -323,7 +323,7 @@ class EventContext:
             max_bytes=MAX_SUBMISSION_BYTES,
         )
 
-    def dashboard(self, who: Who, opened=None, status: int = 200):
+    def dashboard(self, who: Who, opened=None, status: int = 200) -> Response:
         board = self.ev.board(who)
         rows = board["players"]
         tally = {
@@ -353,7 +353,7 @@ def bearer(request: Request) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
 
-async def on_refused(request: Request, exc: EventRefused):
+async def on_refused(request: Request, exc: EventRefused) -> Response:
     ctx = context(request)
     if request.url.path.startswith("/api/"):
         return JSONResponse(
@@ -363,7 +363,7 @@ async def on_refused(request: Request, exc: EventRefused):
     return ctx.refused_page(exc)
 
 
-async def on_database(request: Request, exc: DBAPIError):
+async def on_database(request: Request, exc: DBAPIError) -> Response:
     """The database does not answer (PostgreSQL stopped, a network cut): 503 with a page that
     needs no database. The broken connections are dropped, so the next request, once the
     database is back, is answered as usual."""
@@ -375,14 +375,14 @@ async def on_database(request: Request, exc: DBAPIError):
     return HTMLResponse(_plain_page(_("Database unreachable"), text), status_code=503, headers=RETRY)
 
 
-async def on_error(request: Request, exc: DaimyoError):
+async def on_error(request: Request, exc: DaimyoError) -> Response:
     """A refusal of the library (a name given twice, a time that is not one): its line, without
     the command line's ``daimyo: error:`` before it."""
     lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
     return await on_refused(request, EventRefused("; ".join(lines), status=400))
 
 
-async def on_http(request: Request, exc: StarletteHTTPException):
+async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
     """The web stack's own refusals (no such page, a method the address does not take, a body
     that cannot be parsed) in the event's words and shape."""
     texts = {
@@ -397,7 +397,7 @@ async def on_http(request: Request, exc: StarletteHTTPException):
     return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
 
 
-async def on_invalid(request: Request, exc: RequestValidationError):
+async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
     bits = []
     for e in exc.errors()[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
@@ -409,15 +409,15 @@ async def on_invalid(request: Request, exc: RequestValidationError):
     )
 
 
-def style():
+def style() -> Response:
     return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(), media_type="text/css")
 
 
-def favicon():
+def favicon() -> Response:
     return Response(FAVICON, media_type="image/svg+xml")
 
 
-def home(request: Request):
+def home(request: Request) -> Response:
     ctx = context(request)
     return ctx.page("home.html", board=ctx.ev.board(PUBLIC), rounds=[r["round"] for r in day.round_list(ctx.ev)])
 
@@ -576,7 +576,7 @@ def organiser_own_token(request: Request, csrf: str = Form(""), confirm: str = F
     return resp
 
 
-def organiser_deadline(request: Request, csrf: str = Form(""), deadline: str = Form("")):
+def organiser_deadline(request: Request, csrf: str = Form(""), deadline: str = Form("")) -> Response:
     ctx, who = organiser(request, csrf)
     ctx.ev.set_deadline(deadline, who)
     return RedirectResponse("/organiser", status_code=303)
@@ -618,14 +618,14 @@ def _book_bytes(ctx: EventContext, anonymous: bool, paper: str) -> bytes:
         return out.read_bytes()
 
 
-def _revealed(ctx: EventContext, submission_id: int) -> dict:
+def _revealed(ctx: EventContext, submission_id: int) -> dict[str, Any]:
     for s in ctx.ev.revealed():
         if s["id"] == submission_id:
             return s
     raise EventRefused(_("no submission {n}").format(n=submission_id), status=404)
 
 
-def revealed_list(request: Request, submission_id: int):
+def revealed_list(request: Request, submission_id: int) -> Response:
     """A revealed list as a person reads it: its text, its share code and link, its PDF; the
     stored canonical JSON and its seal below, to check it by hand."""
     ctx = context(request)
@@ -633,7 +633,7 @@ def revealed_list(request: Request, submission_id: int):
     return ctx.page("list.html", s=s, shown=outputs.readable(s["list"], ctx.system))
 
 
-async def revealed_pdf(request: Request, submission_id: int):
+async def revealed_pdf(request: Request, submission_id: int) -> Response:
     ctx = context(request)
     s = await run_in_threadpool(_revealed, ctx, submission_id)
     data = await run_in_threadpool(outputs.list_pdf, s["list"], ctx.system, s["player"])
@@ -642,7 +642,7 @@ async def revealed_pdf(request: Request, submission_id: int):
     )
 
 
-def shared_list(request: Request, code: str):
+def shared_list(request: Request, code: str) -> Response:
     """``/v/CODE``: the list of a share code, read from the code alone (nothing is stored)."""
     ctx = context(request)
     code = code.strip()
@@ -688,7 +688,7 @@ def scores(mine: str, theirs: str) -> tuple[int, int] | None:
     return whole(mine, _("a score"), 0, day.MAX_SCORE), whole(theirs, _("a score"), 0, day.MAX_SCORE)
 
 
-def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None):
+def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None) -> Response:
     rounds = day.round_list(ctx.ev, who)
     standing = day.standings(ctx.ev)
     board = ctx.ev.board(who)
@@ -715,12 +715,12 @@ def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None):
     )
 
 
-def organiser_day(request: Request):
+def organiser_day(request: Request) -> Response:
     ctx = context(request)
     return day_page(ctx, ctx.signed_in(request, ORGANISER_COOKIE, "organiser"))
 
 
-def organiser_pair(request: Request, csrf: str = Form(""), again: str = Form("")):
+def organiser_pair(request: Request, csrf: str = Form(""), again: str = Form("")) -> Response:
     """Pair the next round, or (``again``: its number) the latest again while it has no result."""
     ctx, who = organiser(request, csrf)
     day.pair(ctx.ev, who, whole(again, _("the round"), 1, day.MAX_ROUNDS + day.MAX_TOP) if again else None)
@@ -735,7 +735,7 @@ def organiser_result(
     outcome: str = Form(""),
     score_a: str = Form(""),
     score_b: str = Form(""),
-):
+) -> Response:
     """The organiser enters (or corrects) a table's result: confirmed at once."""
     ctx, who = organiser(request, csrf)
     n, t = whole(round, _("the round")), whole(table, _("the table"))
@@ -747,7 +747,7 @@ def organiser_result(
     return RedirectResponse("/organiser/day", status_code=303)
 
 
-def _pairing(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+def _pairing(ctx: EventContext, who: Who, n: int, t: int) -> dict[str, Any]:
     for r in day.round_list(ctx.ev, who):
         if r["round"] == n:
             for p in r["pairings"]:
@@ -757,13 +757,13 @@ def _pairing(ctx: EventContext, who: Who, n: int, t: int) -> dict:
     raise EventRefused(_("no round {n}").format(n=n), status=404)
 
 
-def organiser_confirm(request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form("")):
+def organiser_confirm(request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form("")) -> Response:
     ctx, who = organiser(request, csrf)
     day.confirm_result(ctx.ev, who, whole(round, _("the round")), whole(table, _("the table")))
     return RedirectResponse("/organiser/day", status_code=303)
 
 
-def organiser_swap(request: Request, csrf: str = Form(""), a: str = Form(""), b: str = Form("")):
+def organiser_swap(request: Request, csrf: str = Form(""), a: str = Form(""), b: str = Form("")) -> Response:
     """Swap two players of the latest round by hand: the page then says which rules that breaks."""
     ctx, who = organiser(request, csrf)
     if not a.strip() or not b.strip():
@@ -782,10 +782,10 @@ def organiser_settings(
     first_round: str = Form("random"),
     swiss_rounds: str = Form(""),
     top: str = Form(""),
-):
+) -> Response:
     """How the day is run: the points, the tiebreaks, the pairing rules, a cut after the Swiss rounds."""
     ctx, who = organiser(request, csrf)
-    change: dict = {
+    change: dict[str, Any] = {
         "points": points.strip() or None,
         "tiebreaks": tiebreaks.strip() or None,
         "avoid_club": bool(avoid_club),
@@ -798,7 +798,7 @@ def organiser_settings(
     return RedirectResponse("/organiser/day", status_code=303)
 
 
-def organiser_club(request: Request, csrf: str = Form(""), player: str = Form(""), club: str = Form("")):
+def organiser_club(request: Request, csrf: str = Form(""), player: str = Form(""), club: str = Form("")) -> Response:
     ctx, who = organiser(request, csrf)
     if not player.strip():
         raise EventRefused(_("name the player"), status=422)
@@ -806,7 +806,7 @@ def organiser_club(request: Request, csrf: str = Form(""), player: str = Form(""
     return RedirectResponse("/organiser/day", status_code=303)
 
 
-def pairings_sheet(request: Request, number: int):
+def pairings_sheet(request: Request, number: int) -> Response:
     """A round's pairings, to print and pin up: anyone may read them."""
     ctx = context(request)
     for r in day.round_list(ctx.ev):
@@ -815,7 +815,7 @@ def pairings_sheet(request: Request, number: int):
     raise EventRefused(_("no round {n}").format(n=number), status=404)
 
 
-def standings_page(request: Request):
+def standings_page(request: Request) -> Response:
     """The standings, to print: anyone may read them."""
     ctx = context(request)
     rounds = day.round_list(ctx.ev)
@@ -831,7 +831,7 @@ def standings_page(request: Request):
     )
 
 
-def player_game(ctx: EventContext, who: Who, n: int, t: int) -> dict:
+def player_game(ctx: EventContext, who: Who, n: int, t: int) -> dict[str, Any]:
     """The player's own table of round ``n``; EventRefused when it is not theirs."""
     p = _pairing(ctx, who, n, t)
     if who.name not in (p["a"], p["b"]):
@@ -847,7 +847,7 @@ def player_result(
     outcome: str = Form(""),
     mine: str = Form(""),
     theirs: str = Form(""),
-):
+) -> Response:
     """A player enters their game's result: they won, their opponent won, or a draw, and the
     game's own scores; it waits for the opponent (or the organiser) to confirm it."""
     ctx = context(request)
@@ -867,7 +867,7 @@ def player_result(
 
 def player_confirm(
     request: Request, csrf: str = Form(""), round: str = Form(""), table: str = Form(""), reason: str = Form("")
-):
+) -> Response:
     """A player confirms the result their opponent entered, or (with a reason) disputes it."""
     ctx = context(request)
     who = ctx.signed_in(request, PLAYER_COOKIE, "player")
@@ -881,7 +881,7 @@ def player_confirm(
     return RedirectResponse("/submit", status_code=303)
 
 
-def docs(request: Request):
+def docs(request: Request) -> Response:
     ctx = context(request)
     spec = request.app.openapi()
     ops = [
