@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: browser or thousands of generated cases; their areas keep quick tests in other modules
 SLOW_MODULES = {
     "test_event_browser.py",
+    "test_event_day_browser.py",
     "test_event_fuzz.py",
     "test_event_processes.py",
     "test_fuzz_cli.py",
