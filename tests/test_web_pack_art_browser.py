@@ -132,14 +132,20 @@ def test_registries_art_and_publish_in_the_browser(browser, server, shots):
         "b => { const i = document.querySelector('#card-preview'); return i.src !== b && i.complete && i.naturalWidth > 100; }",
         arg=before,
     )
-    # the card face as it prints now shows the art: red where the placeholder was pale
-    face = Image.open(io.BytesIO(pg.locator("#card-preview").screenshot())).convert("RGB")
-    reds = sum(
-        1
-        for x in range(0, face.width, 2)
-        for y in range(0, face.height, 2)
-        if face.getpixel((x, y))[0] > 170 and face.getpixel((x, y))[1] < 80
-    )
+    # the card face as it prints now shows the art: red where the placeholder was pale (the
+    # preview may be drawn again once more after the save: read it until it settles)
+    reds = 0
+    for _attempt in range(60):
+        face = Image.open(io.BytesIO(pg.locator("#card-preview").screenshot())).convert("RGB")
+        reds = sum(
+            1
+            for x in range(0, face.width, 2)
+            for y in range(0, face.height, 2)
+            if face.getpixel((x, y))[0] > 170 and face.getpixel((x, y))[1] < 80
+        )
+        if reds > 300:
+            break
+        pg.wait_for_timeout(250)
     assert reds > 300, reds
     shots(pg, "pack-editor-art.png", full_page=True)
     pg.get_by_role("button", name="Add to cards").click()
