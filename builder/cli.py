@@ -127,7 +127,7 @@ def _write_results(results: list[CheckResult], read: list[dict[str, Any]], forma
     if format == "csv":
         from builder.render.book import results_csv
 
-        echo(results_csv(results).rstrip("\n"))
+        echo(results_csv(results, read).rstrip("\n"))
 
 
 def _failed(exc: DaimyoError) -> int:

@@ -219,3 +219,26 @@ def test_the_fingerprint_covers_the_installed_pack_content(cli, lists, tmp_path)
     assert cli("pack", "install", changed).code == 0
     after = value()
     assert after != before  # the list's text is the same; the pack it uses changed
+
+
+def test_the_spreadsheet_takes_fingerprint_and_code_of_the_list_as_read(cli, monkeypatch):
+    """``check --format csv`` reads each file once: its fingerprint and share code are those of
+    the list as it was read for its check, the same as ``--format json`` and ``export --to
+    code`` give."""
+    from builder.lists import document
+
+    path = EXAMPLES / "kensei-buke.yaml"
+    reads: list[str] = []
+    original = document.load_list
+
+    def counted(p, *args, **kwargs):
+        reads.append(str(p))
+        return original(p, *args, **kwargs)
+
+    monkeypatch.setattr(document, "load_list", counted)
+    monkeypatch.setattr("builder.cli.load_list", counted, raising=False)
+    row = next(csv.DictReader(io.StringIO(cli("check", path, "--format", "csv").stdout)))
+    assert reads == [str(path)]
+    assert row["fingerprint"] == json.loads(cli("check", path, "--format", "json").stdout)[0]["fingerprint"]
+    assert FP.fullmatch(row["fingerprint"]), row
+    assert row["share_code"] == cli("export", path, "--to", "code").stdout.strip()

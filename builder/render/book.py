@@ -24,7 +24,6 @@ from pathlib import Path
 from builder.check import check_doc
 from builder.findings import Summary
 from builder.i18n import _, ngettext
-from builder.lists.document import load_list
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint_of_result
 from builder.systems import get
@@ -85,22 +84,20 @@ def printed_verdict(result) -> str:
     return head + (f" ({', '.join(bits)})" if bits else "")
 
 
-def results_csv(results) -> str:
+def results_csv(results, read) -> str:
     """``daimyo check --format csv``: one row per list for an organiser's spreadsheet: file,
     system, name, legal, verdict, errors, warnings, total, fingerprint (as printed in the
-    organiser's book) and share code."""
+    organiser's book) and share code, both taken of ``read`` (each list's data as it was read
+    for its check: a file is read once, and a list from standard input has both too)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(
         ["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint", "share_code"]
     )
-    for r in results:
+    for r, data in zip(results, read, strict=True):
         counts = r.counts()
-        fp = fingerprint_of_result(r)  # empty for a list read from elsewhere (stdin)
-        try:
-            code = share_code_of(load_list(r.file)) or ""
-        except Exception:  # a list read from elsewhere (stdin): no file to read again
-            code = ""
+        fp = fingerprint_of_result(r, data)
+        code = share_code_of(data) or ""
         w.writerow(
             [
                 spreadsheet_cell(v)

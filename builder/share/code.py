@@ -33,10 +33,10 @@ strings decode to the same bytes.
 from __future__ import annotations
 
 import base64
-import importlib
 import re
 import struct
 import zlib
+from typing import Any
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
 from builder.i18n import L_
@@ -484,33 +484,16 @@ def looks_like_code(text: str) -> bool:
     return bool(LOOKS_LIKE_CODE.match(text)) and "\n" not in text.strip()
 
 
-def share_code_of(doc) -> str | None:
-    """The list's share code as a printout carries it (in its footer and QR code): None when
-    ``builder.share`` gives none or it is longer than a QR code holds."""
-    try:
-        pass
-    except Exception:
+def share_code_of(doc: Any) -> str | None:
+    """The list's share code as a printout carries it (in its footer and QR code), of a list
+    document or its data as read: None when the list has no code (it cannot be encoded) or the
+    code is longer than a QR code holds (no one types a code of thousands of characters from
+    paper)."""
+    data = doc if isinstance(doc, dict) else getattr(doc, "data", None)
+    if not isinstance(data, dict):
         return None
-    candidates = []
-    for modname in ("builder.share", "builder.share.code", "builder.share.codes"):
-        try:
-            mod = importlib.import_module(modname)
-        except Exception:
-            continue
-        for fname in ("share_code", "encode_doc", "encode_list", "to_code", "encode"):
-            fn = getattr(mod, fname, None)
-            if callable(fn):
-                candidates.append(fn)
-    for fn in candidates:
-        for arg in (doc, getattr(doc, "data", None)):
-            if arg is None:
-                continue
-            try:
-                code = fn(arg)
-            except Exception:
-                continue
-            if isinstance(code, str) and code and "\n" not in code:
-                # a code longer than the largest QR symbol holds is left off the printout (no
-                # one types a code of thousands of characters from paper)
-                return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
-    return None
+    try:
+        code = encode(data)
+    except Exception:  # a list the code cannot carry prints without one, as before
+        return None
+    return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
