@@ -22,6 +22,7 @@ pytest.importorskip("uvicorn")
 
 from browserkit import serve
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from regserver import Server
 from test_packs_registry import club
@@ -136,7 +137,12 @@ def test_registries_art_and_publish_in_the_browser(browser, server, shots):
     # preview may be drawn again once more after the save: read it until it settles)
     reds = 0
     for _attempt in range(60):
-        face = Image.open(io.BytesIO(pg.locator("#card-preview").screenshot())).convert("RGB")
+        try:
+            shot = pg.locator("#card-preview").screenshot()
+        except PlaywrightError:  # the preview was swapped for its next drawing while shot: again
+            pg.wait_for_timeout(250)
+            continue
+        face = Image.open(io.BytesIO(shot)).convert("RGB")
         reds = sum(
             1
             for x in range(0, face.width, 2)
