@@ -16,15 +16,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from builder.paths import catalog_dir
+from builder import state
+from builder.paths import data_root
 
 if TYPE_CHECKING:
     from builder.findings import FindingCode
 
 
-def _package_dir(package: str) -> Path:
-    mod = importlib.import_module(package)
-    return Path(next(iter(mod.__path__))).resolve()
+def _package_dir(package: str) -> str:
+    mod = sys.modules.get(package) or importlib.import_module(package)
+    return str(next(iter(mod.__path__)))
 
 
 def data_folder(package: str, game_id: str) -> Path:
@@ -41,14 +42,26 @@ def data_folder(package: str, game_id: str) -> Path:
     Neither there: the package's ``data/`` (the loader then says no catalog files were found).
     A game in one module, outside any package (``package`` empty): ``catalog/<id>/`` of the
     data folder (``builder.paths.catalog_dir``)."""
-    shared = catalog_dir() / game_id
-    if not package or shared.is_dir():
-        return shared
-    own = _package_dir(package) / "data"
+    root = data_root()  # the same object while it holds: a cheap key
+    if not package:
+        return root / "catalog" / game_id
+    return _data_folder(_package_dir(package), _package_dir(package.partition(".")[0]), game_id, root)
+
+
+@state.memo(
+    "systems.data_folders",
+    bound=64,
+    lifetime=state.PROCESS,
+    doc="a game's catalog folder, by its package's folder, its id and the data folder",
+)
+def _data_folder(package_dir: str, top_dir: str, game_id: str, root: Path) -> Path:
+    here = root / "catalog" / game_id
+    if here.is_dir():
+        return here
+    own = Path(package_dir) / "data"
     if own.is_dir():
         return own
-    top = _package_dir(package.partition(".")[0])
-    checkout = top.parent / "catalog" / game_id
+    checkout = Path(top_dir).parent / "catalog" / game_id
     return checkout if checkout.is_dir() else own
 
 
