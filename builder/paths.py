@@ -1,4 +1,5 @@
-"""Where the bundled data lives: inside the wheel (builder/_data) or the source tree."""
+"""Where the bundled data lives: inside the wheel (builder/_data, and each game's catalog folder
+in its package's data/) or the source tree (catalog/, templates/, examples/)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ _PKG = Path(__file__).resolve().parent
 
 @state.memo("paths.data_root", bound=1, lifetime=state.PROCESS, doc="the data folder (DAIMYO_DATA when set)")
 def data_root() -> Path:
-    """Folder holding ``catalog/``, ``templates/`` and ``examples/``."""
+    """Folder holding ``catalog/``, ``templates/`` and ``examples/``: ``DAIMYO_DATA`` when set,
+    ``builder/_data`` in a wheel, the source tree's root in a checkout. In a wheel its
+    ``catalog/`` holds what no game owns (``rulebooks.yaml``); each game's folder is installed in
+    the game's package (``builder.systems.catalog.data_folder``), and ``DAIMYO_DATA``'s
+    ``catalog/<id>/``, when there, is read instead."""
     env = os.environ.get("DAIMYO_DATA")
     if env:
         return Path(env)
@@ -23,6 +28,8 @@ def data_root() -> Path:
 
 
 def catalog_dir() -> Path:
+    """The data folder's ``catalog/``: ``rulebooks.yaml``, and the games' folders in a source
+    checkout; a game's own folder is the game's to say (``gs.catalog.folder``)."""
     return data_root() / "catalog"
 
 
@@ -68,26 +75,48 @@ def exists(path) -> bool:
         return False
 
 
+def _bundled_parts(file: str) -> tuple[str, ...] | None:
+    """``file`` as a path of daimyo's own data, ``("catalog", "kensei", "troops.yaml")``: below
+    the data folder, in a game package's ``data/`` of an installed wheel (where each
+    ``catalog/<id>/`` is installed) or in the source checkout's ``catalog/``; None elsewhere."""
+    try:
+        real = Path(file).resolve()
+        places = (
+            (data_root().resolve(), ()),
+            ((_PKG / "games").resolve(), None),
+            ((_PKG.parent / "catalog").resolve(), ("catalog",)),
+        )
+    except (OSError, RuntimeError, ValueError):
+        return None
+    for root, prefix in places:
+        if root not in real.parents:
+            continue
+        rel = real.relative_to(root).parts
+        if prefix is not None:
+            return prefix + rel
+        if len(rel) > 2 and rel[1] == "data":  # games/<id>/data/<file>: the game's catalog/<id>/
+            return ("catalog", rel[0], *rel[2:])
+    return None
+
+
 def origin_text(where: str | None) -> str:
     """Where an entry was written, as a user can use it: "the daimyo catalog", a bundled example
-    pack by name, or the user's own pack file as they would type it; never the installation's path."""
+    pack by name, or the user's own pack file as they would type it; never the installation's path.
+    The same words wherever daimyo is installed (``_bundled_parts``)."""
     if not where:
         return ""
     file, _, line = where.rpartition(":")
     if not file or not line.isdigit():
         file, line = where, ""
     at = f", line {line}" if line else ""
-    try:
-        rel = Path(file).resolve().relative_to(data_root().resolve())
-    except (ValueError, OSError):
-        rel = None
-    if rel is None or not rel.parts or rel.parts[0] not in ("catalog", "examples"):
+    rel = _bundled_parts(file)
+    if rel is None or rel[0] not in ("catalog", "examples"):
         return f"pack '{Path(file).name}'{at}"  # the user's own pack, named as they name it
-    if rel.parts and rel.parts[0] == "catalog":
-        return f"the daimyo catalog ({'/'.join(rel.parts[1:])}{at})"
-    if rel.parts[:2] == ("examples", "packs"):
+    if rel[0] == "catalog":
+        return f"the daimyo catalog ({'/'.join(rel[1:])}{at})"
+    if rel[:2] == ("examples", "packs"):
         return f"the bundled example pack '{Path(file).stem}'{at}"
-    return f"daimyo's {'/'.join(rel.parts)}{at}"
+    return f"daimyo's {'/'.join(rel)}{at}"
 
 
 def within(folder, path) -> Path | None:

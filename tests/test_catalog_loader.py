@@ -3,6 +3,7 @@
 A small stand-in system keeps these tests independent of the real catalogs.
 """
 
+import re
 import sys
 import types
 from pathlib import Path
@@ -275,3 +276,105 @@ def test_a_frozen_entry_answers_its_model_class_methods_and_properties_and_refus
         with pytest.raises(AttributeError, match="'Card' has no attribute 'no_such_field'"):
             cap.no_such_field  # noqa: B018
         assert not hasattr(warriors, "no_such_field")
+
+
+# -- where each game's data is -------------------------------------------------------------------
+
+ORIGIN = re.compile(r"the daimyo catalog \((?P<file>[a-z_/]+\.yaml), line [0-9]+\)")
+
+
+def _origins(system: str, section: str, *names: str) -> list[str]:
+    from builder.catalog.loader import load_catalog
+    from builder.paths import origin_text
+
+    cat = load_catalog(system)
+    out = []
+    for name in names:
+        text = origin_text(cat.where(section, cat.find(section, name)))
+        m = ORIGIN.fullmatch(text)
+        assert m, text
+        out.append(m["file"])
+    return out
+
+
+def test_each_game_says_its_catalog_folder_and_its_entries_read_as_the_daimyo_catalog():
+    """In the source tree each game's folder is catalog/<id>: the game says so (the loader asks
+    it) and its entries read "the daimyo catalog (<id>/<file>, line N)"."""
+    from builder import SYSTEMS
+    from builder.catalog.loader import catalog_files
+    from builder.systems import catalog_folder
+
+    for system in SYSTEMS:
+        assert catalog_folder(system) == ROOT / "catalog" / system
+        assert catalog_files(system) == sorted((ROOT / "catalog" / system).glob("*.yaml"))
+    assert _origins("kensei", "troops", "Samurai Yari") == ["kensei/troops.yaml"]
+    assert _origins("senji", "provinces", "Shikoku") == ["senji/provinces.yaml"]
+
+
+@pytest.fixture
+def data_folder(tmp_path, monkeypatch):
+    """A DAIMYO_DATA folder holding a copy of Kensei's catalog folder alone."""
+    import shutil
+
+    from builder import paths, state
+
+    shutil.copytree(ROOT / "catalog" / "kensei", tmp_path / "data" / "catalog" / "kensei")
+    monkeypatch.setenv("DAIMYO_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "cache"))
+    state.clear_all()
+    yield tmp_path / "data"
+    monkeypatch.delenv("DAIMYO_DATA")
+    state.clear_all()
+    paths.data_root.cache_clear()
+
+
+def test_daimyo_data_with_a_games_folder_replaces_that_games_data_and_no_other(data_folder):
+    """DAIMYO_DATA's catalog/<id>/ is read instead of the game's own data; a game without a
+    folder there keeps its own (before, every game was read from DAIMYO_DATA alone and a
+    missing folder was "no catalog files found"). The entries read the same either way."""
+    from builder.catalog.loader import load_catalog
+    from builder.catalog.overlay import languages
+    from builder.systems import catalog_folder
+
+    assert catalog_folder("kensei") == data_folder / "catalog" / "kensei"
+    assert catalog_folder("senji") == ROOT / "catalog" / "senji"
+    assert {Path(f).parent for f in load_catalog("kensei").files} == {data_folder / "catalog" / "kensei"}
+    assert {Path(f).parent for f in load_catalog("senji").files} == {ROOT / "catalog" / "senji"}
+    assert _origins("kensei", "troops", "Samurai Yari") == ["kensei/troops.yaml"]
+    assert _origins("senji", "provinces", "Shikoku") == ["senji/provinces.yaml"]
+    assert languages("senji") == ["fr"] and languages("kensei") == ["es"]  # each game's i18n/ beside its files
+
+
+def test_origin_text_reads_the_same_in_a_wheels_layout(tmp_path, monkeypatch):
+    """In a wheel each game's catalog/<id>/ is the data/ folder of builder/games/<id>/ and
+    rulebooks.yaml stays in builder/_data/catalog/: an entry still reads "the daimyo catalog
+    (kensei/troops.yaml, line 3)", never the package's path."""
+    from builder import paths
+
+    pkg = tmp_path / "site-packages" / "builder"
+    for rel in (
+        "_data/catalog/rulebooks.yaml",
+        "_data/examples/packs/kensei-profiles.yaml",
+        "games/kensei/data/troops.yaml",
+        "games/senji/data/i18n/fr.yaml",
+        "games/kensei/rules.py",
+    ):
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text("", encoding="utf-8")
+    mine = tmp_path / "mine.yaml"
+    monkeypatch.setattr(paths, "_PKG", pkg)
+    monkeypatch.delenv("DAIMYO_DATA", raising=False)
+    paths.data_root.cache_clear()
+    try:
+        assert paths.data_root() == pkg / "_data"
+        assert paths.origin_text(f"{pkg}/games/kensei/data/troops.yaml:3") == (
+            "the daimyo catalog (kensei/troops.yaml, line 3)"
+        )
+        assert paths.origin_text(f"{pkg}/games/senji/data/i18n/fr.yaml") == "the daimyo catalog (senji/i18n/fr.yaml)"
+        assert paths.origin_text(f"{pkg}/_data/examples/packs/kensei-profiles.yaml:7") == (
+            "the bundled example pack 'kensei-profiles', line 7"
+        )
+        assert paths.origin_text(f"{pkg}/games/kensei/rules.py:1") == "pack 'rules.py', line 1"
+        assert paths.origin_text(f"{mine}:4") == "pack 'mine.yaml', line 4"
+    finally:
+        paths.data_root.cache_clear()

@@ -34,8 +34,6 @@ def wheel(tmp_path_factory):
 
 def test_wheel_contains_data(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    for system in SYSTEMS:
-        assert any(n.startswith(f"builder/_data/catalog/{system}/") and n.endswith(".yaml") for n in names), system
     assert any(n.startswith("builder/_data/examples/") for n in names)
     assert any(n.startswith("builder/kit/fonts/") and n.endswith(".ttf") for n in names)
     for part in (
@@ -47,6 +45,30 @@ def test_wheel_contains_data(wheel):
         "static/htmx.LICENSE.txt",
     ):
         assert f"builder/web/{part}" in names, part
+
+
+def test_wheel_carries_each_catalog_file_once_each_games_folder_in_its_package(wheel):
+    """Each game's catalog/<id>/ is package data of its game package (builder/games/<id>/data/),
+    rulebooks.yaml stays in builder/_data/catalog/; every file of catalog/ is in the wheel once,
+    with the same bytes, and no YAML file is there twice."""
+    whl = zipfile.ZipFile(wheel)
+    want = {}
+    for path in sorted((ROOT / "catalog").rglob("*")):
+        if path.is_file():
+            rel = path.relative_to(ROOT / "catalog")
+            system, *rest = rel.parts
+            inside = f"builder/games/{system}/data/{'/'.join(rest)}" if rest else f"builder/_data/catalog/{system}"
+            want[inside] = path.read_bytes()
+    assert len(want) >= 33 and "builder/_data/catalog/rulebooks.yaml" in want
+    for system in SYSTEMS:
+        assert any(n.startswith(f"builder/games/{system}/data/") for n in want), system
+    yaml = [n for n in whl.namelist() if n.endswith(".yaml")]
+    carried = {n: whl.read(n) for n in yaml if n.startswith(("builder/_data/catalog/", "builder/games/"))}
+    assert carried == want
+    contents = [whl.read(n) for n in yaml]
+    twice = [n for n in yaml if contents.count(whl.read(n)) > 1]
+    assert twice == [], twice
+    assert not any(n.startswith("builder/_data/catalog/") and n.count("/") > 3 for n in whl.namelist())
 
 
 def test_installed_wheel_runs_catalog_check_from_another_folder(wheel, tmp_path):
@@ -78,15 +100,23 @@ def test_installed_wheel_runs_catalog_check_from_another_folder(wheel, tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in ("DAIMYO_DATA", "PYTHONPATH")}
     env["DAIMYO_CACHE_DIR"] = str(tmp_path / "cache")
     where = subprocess.run(
-        [str(py), "-c", "import sys, builder.paths as p; print(p.data_root()); print(*sys.path, sep='\\n')"],
+        [
+            str(py),
+            "-c",
+            "import sys, builder.paths as p, builder.systems as s; print(p.data_root());"
+            f" print(*[s.catalog_folder(g) for g in {list(SYSTEMS)!r}], sep='\\n'); print(*sys.path, sep='\\n')",
+        ],
         cwd=elsewhere,
         env=env,
         capture_output=True,
         text=True,
     )
     assert where.returncode == 0, where.stderr
-    data_root, *path = where.stdout.splitlines()
+    data_root, *folders = where.stdout.splitlines()
+    folders, path = folders[: len(SYSTEMS)], folders[len(SYSTEMS) :]
     assert Path(data_root).is_relative_to(venv), where.stdout
+    for system, folder in zip(SYSTEMS, folders, strict=True):  # each game's data in its own package
+        assert Path(folder).is_relative_to(venv) and Path(folder).parts[-4:] == ("builder", "games", system, "data")
     assert str(ROOT) not in path and str(ROOT / "builder") not in path, path  # not the source tree
     run = subprocess.run(
         [str(venv / "bin" / "daimyo"), "catalog", "check"], cwd=elsewhere, env=env, capture_output=True, text=True
@@ -113,3 +143,26 @@ def test_installed_wheel_runs_catalog_check_from_another_folder(wheel, tmp_path)
         [str(venv / "bin" / "daimyo"), "pack", "list"], cwd=elsewhere, env=env, capture_output=True, text=True
     )
     assert run.returncode == 0 and "(bundled) senshiai-example.yaml  (wins)" in run.stdout, run.stdout + run.stderr
+
+    # where an entry was written reads as in the source tree, and each game's i18n/ is found
+    shown = {}
+    for args in (["catalog", "show", "kensei", "Samurai Yari"], ["catalog", "show", "senji", "Shikoku"]):
+        installed = subprocess.run(
+            [str(venv / "bin" / "daimyo"), *args], cwd=elsewhere, env=env, capture_output=True, text=True
+        )
+        here = subprocess.run(
+            [sys.executable, "-m", "builder", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert installed.returncode == here.returncode == 0, installed.stderr + here.stderr
+        assert installed.stdout == here.stdout, installed.stdout
+        shown[args[2]] = installed.stdout
+    assert "  defined in: the daimyo catalog (kensei/troops.yaml, line " in shown["kensei"]
+    assert "  defined in: the daimyo catalog (senji/provinces.yaml, line 9)" in shown["senji"]
+    langs = subprocess.run(
+        [str(py), "-c", "from builder.catalog.overlay import languages as l; print(l('kensei'), l('senji'))"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert langs.stdout.split() == ["['es']", "['fr']"], langs.stdout + langs.stderr

@@ -235,3 +235,59 @@ def test_the_web_builder_starts_a_list_of_a_registered_game_and_prints_its_aid(t
     r = api.get("/aid/toygame.pdf")
     assert r.status_code == 200 and r.content.startswith(b"%PDF"), r.text[:300]
     assert api.get("/aid/nosuchgame.pdf").status_code == 404
+
+
+PLUGIN_SYSTEM = '''"""The toy game of tests/toygame.py as a package of its own, its catalog in data/."""
+import toygame
+from builder.systems.catalog import CatalogPart
+from builder.systems.parts import part
+
+
+class PluginCatalog(CatalogPart):  # no folder of its own: the default, this package's data/
+    module_name = rules_name = "toygame"
+
+
+class PluginToy(toygame.ToyGame):
+    id = "toyplugin"
+    name = "Toy plug-in"
+    aliases = ("toy plug-in",)
+    catalog = part(PluginCatalog)
+
+
+SYSTEM = PluginToy()
+'''
+
+
+def test_a_game_of_another_package_ships_its_catalog_as_that_packages_data(tmp_path, monkeypatch, cli):
+    """A game in a package of its own keeps its catalog in the package's data/ folder (package
+    data of its wheel), found without naming it: the default ``CatalogPart.folder``."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from builder.catalog.loader import load_catalog
+    from builder.systems import catalog_folder
+
+    from conftest import DATA
+
+    pkg = tmp_path / "toyplugin"
+    (pkg / "data").mkdir(parents=True)
+    shutil.copy(DATA / "toygame" / "cards.yaml", pkg / "data" / "cards.yaml")
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "system.py").write_text(PLUGIN_SYSTEM, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "toyplugin", raising=False)
+    from toyplugin.system import SYSTEM
+
+    register(SYSTEM)
+    try:
+        assert catalog_folder("toyplugin") == pkg / "data"
+        cat = load_catalog("toyplugin", use_cache=False)
+        assert [Path(f) for f in cat.files] == [pkg / "data" / "cards.yaml"]
+        assert cat.find("cards", "Red Fox") is not None
+        r = cli("catalog", "check", "--system", "toyplugin")
+        assert r.code == 0 and r.stdout.startswith("toyplugin: ok, "), r.stdout + r.stderr
+    finally:
+        unregister("toyplugin")
+        for name in ("toyplugin", "toyplugin.system"):
+            sys.modules.pop(name, None)

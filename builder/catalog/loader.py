@@ -1,6 +1,8 @@
 """Load, merge, validate and cache one system's catalog (plus user packs).
 
-The catalog of system S is the merge of every ``catalog/S/*.yaml`` file: each file
+The catalog of system S is the merge of every ``*.yaml`` file of the folder the game names
+(``gs.catalog.folder``: ``catalog/S/`` in a source checkout, the game package's ``data/`` in a
+wheel, ``builder.systems.catalog.data_folder``): each file
 is a mapping of sections; list sections (cards, troops, abilities, ...) are
 concatenated across files, any other section may appear in one file only.
 
@@ -34,9 +36,8 @@ from builder.errors import CatalogError, DaimyoError, Diagnostic, option
 from builder.i18n import L_, SOURCE_LANGUAGE, current_language
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
-from builder.paths import cache_dir, catalog_dir, display_path, exists, is_file, origin_text
-from builder.paths import catalog_dir as _cdir
-from builder.systems import catalog_module, get, ids, is_system
+from builder.paths import cache_dir, display_path, exists, is_file, origin_text
+from builder.systems import catalog_folder, catalog_module, get, ids, is_system
 from builder.yamlio import FilePositions, load_yaml, read_text
 
 CACHE_FORMAT = 7
@@ -248,8 +249,9 @@ def list_sections(model_cls) -> list[str]:
 
 def catalog_files(system: str) -> list[Path]:
     """The system's catalog files (listed again only when the folder changes)."""
-    own = get(system).catalog.folder if is_system(system) else None
-    folder = Path(own) if own is not None else catalog_dir() / system
+    if not is_system(system):
+        return []
+    folder = catalog_folder(system)  # the game says where its data is
     try:
         stamp = os.stat(folder).st_mtime_ns
     except OSError:
@@ -617,11 +619,12 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     raw: dict = {}
     pos = FilePositions()
 
-    pos.files[()] = display_path(_cdir() / system)
+    folder = catalog_folder(system)
+    pos.files[()] = display_path(folder)
     if not files:
         raise CatalogError(
             Diagnostic(
-                str(catalog_dir() / system),
+                str(folder),
                 0,
                 0,
                 L_("no catalog files found"),

@@ -9,9 +9,10 @@ or a pasted text written with a translated name open anywhere (``alias_index``: 
 
 Where overlays come from (docs/i18n-data.md):
 
-* ``catalog/<system>/i18n/<lang>.yaml``: the game's own overlay, a mapping of catalog sections
-  to ``{entry name or id: {name: ..., text: ..., aliases: [...]}}`` (a plain string is the
-  name alone), with a ``sources:`` note on where the terms come from;
+* ``catalog/<system>/i18n/<lang>.yaml`` (``i18n/`` of the game's catalog folder): the game's own
+  overlay, a mapping of catalog sections to ``{entry name or id: {name: ..., text: ...,
+  aliases: [...]}}`` (a plain string is the name alone), with a ``sources:`` note on where the
+  terms come from;
 * a pack's ``i18n:`` section, ``{lang: {section: {entry: {name, text, aliases}}}}``, for its
   own entries or the catalog's: it wins over the game's overlay.
 
@@ -27,20 +28,21 @@ from typing import Any
 from builder import state
 from builder.i18n import SOURCE_LANGUAGE, current_language
 from builder.names import normalize
-from builder.paths import catalog_dir
+from builder.systems import catalog_folder, is_system
 from builder.yamlio import load_yaml
 
 META = ("language", "sources", "assumed")  # top-level keys of an overlay file that are not sections
 
 
-def overlay_dir(system: str) -> Path:
-    return catalog_dir() / system / "i18n"
+def overlay_dir(system: str) -> Path | None:
+    """The game's ``i18n`` folder in its catalog folder; None for a game not registered (now)."""
+    return catalog_folder(system) / "i18n" if is_system(system) else None
 
 
 def languages(system: str) -> list[str]:
     """The languages the game's own overlays are written in."""
     folder = overlay_dir(system)
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder is not None and folder.is_dir() else []
 
 
 @state.memo(
@@ -52,7 +54,10 @@ def _read(path: str, mtime: float) -> dict:
 
 
 def _file_overlay(system: str, lang: str) -> dict:
-    path = overlay_dir(system) / f"{lang}.yaml"
+    folder = overlay_dir(system)
+    if folder is None:
+        return {}
+    path = folder / f"{lang}.yaml"
     try:
         mtime = path.stat().st_mtime
     except OSError:

@@ -236,6 +236,12 @@ def catalog_module(system: str) -> ModuleType:
     return get(system).catalog.module()
 
 
+def catalog_folder(system: str) -> Path:
+    """The folder of ``system``'s catalog files, as the game says (``gs.catalog.folder``);
+    ``KeyError`` for an unknown id."""
+    return get(system).catalog.folder
+
+
 def __getattr__(name: str) -> type[GameSystem]:
     if name == "GameSystem":
         from builder.systems.base import GameSystem

@@ -405,8 +405,8 @@ class Catalog(Protocol[ListT, CatalogT_contra]):
     asks; the finding codes a check may give, for the command line."""
 
     @property
-    def folder(self) -> Path | None:
-        """The catalog's folder; None: ``catalog/<id>`` of the installation."""
+    def folder(self) -> Path:
+        """The catalog's folder (``builder.systems.catalog.data_folder`` by default)."""
         ...
 
     @property
