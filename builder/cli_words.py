@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any
 
-from builder import i18n, state
+from builder import i18n
 from builder.i18n import N_, Text, _, tr
 
 
@@ -187,23 +187,19 @@ N_("argument"), N_("option"), N_("parameter")  # what a missing parameter is
 
 
 # help texts with values in them (a range, a default port): typer keeps the English text alone,
-# so each is remembered here with its template, to be said again in the language of the call
+# so each is remembered here with its template, to be said again in the language of the call.
+# A registry filled as the command modules are imported, not a cache: clearing the process's
+# caches (builder.state.clear_all) must not forget them, since the modules are not imported again.
 HELP_TEXTS_BOUND = 1024  # far more than the commands hold
-_HELP_TEXTS: dict[str, Text] = state.cache(
-    "cli_words.help_texts",
-    bound=HELP_TEXTS_BOUND,
-    lifetime=state.PROCESS,
-    doc="the help texts with values, by their English",
-)
+_HELP_TEXTS: dict[str, Text] = {}
 
 
 def help_text(template: str, /, **params: Any) -> str:
     """A help text with ``params`` in it, translated where the help is shown (``help_said``);
     ``scripts/i18n.py extract`` reads ``help_text("...")`` as it reads ``_()``."""
     text = Text(template, params)
-    if len(_HELP_TEXTS) >= HELP_TEXTS_BOUND:
-        _HELP_TEXTS.clear()
-    _HELP_TEXTS[str(text)] = text
+    if len(_HELP_TEXTS) < HELP_TEXTS_BOUND:
+        _HELP_TEXTS[str(text)] = text
     return text
 
 

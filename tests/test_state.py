@@ -29,6 +29,7 @@ ALLOWED = {
     "builder/render/aids.py:GENERATORS": "the aid blocks every game may use, by name",
     "builder/systems/__init__.py:_LOADED": "the games loaded or registered (register() adds one)",
     "builder/systems/__init__.py:global _FOUND": "the games' entry points, read once (refresh() reads them again)",
+    "builder/cli_words.py:_HELP_TEXTS": "the command options' help texts with values, by their English",
     # the state of the one command running, reset by begin_command (it holds file locks)
     "builder/yamlio.py:_READ": "files the running command read",
     "builder/yamlio.py:_EDITING": "files the running command edits, with their locks",
