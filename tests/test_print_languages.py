@@ -5,8 +5,8 @@ keys."""
 
 from __future__ import annotations
 
-import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -152,8 +152,8 @@ def words_of(value) -> set[str]:
 def data_words(system: str, lst: Path, printed: str) -> set[str]:
     """The words of a print that are data, not fixed words: the list and its packs, the catalog's
     names, the whole record of every entry the page names (its rules text), the check's findings
-    (translated with the findings), the rules engine's limit descriptions, the rulebook's titles and
-    section names, and the program's own words."""
+    (translated with the findings), the rulebook's edition and the program's own words. The
+    rulebook's title and section names a citation prints are translated, so they are not data."""
     doc = json.loads(daimyo("export", str(lst), "--to", "json").stdout or "{}")
     packs = [str((lst.parent / p).resolve()) for p in doc.get("packs", [])]
     words = words_of(lst.read_text(encoding="utf-8")) | set(PROGRAM_WORDS)
@@ -168,22 +168,23 @@ def data_words(system: str, lst: Path, printed: str) -> set[str]:
             if any(isinstance(n, str) and n.casefold() in flat for n in names):
                 words |= words_of(rec)
     check = json.loads(daimyo("check", str(lst), "--format", "json").stdout or "{}")
-    words |= words_of(check)
-    rules = ROOT / "builder" / "games" / system / "rules.py"
-    words |= {
-        w
-        for node in ast.walk(ast.parse(rules.read_text()))
-        if isinstance(node, ast.Constant)
-        for w in words_of(node.value)
-    }
+    words |= words_of(_without_sources(check))
     from builder.rulebooks import registry
 
     for book in registry().values():
         if book.system == system:
-            words |= words_of(
-                [book.title, book.edition, *(s.title for s in book.sections), "rulebook", "line", "lines"]
-            )
+            words |= words_of([book.edition])
     return words
+
+
+def _without_sources(value):
+    """The check's JSON without its citations' words (``source_text``): a printed citation names
+    the rulebook's sections in the page's language, so they are not data."""
+    if isinstance(value, dict):
+        return {k: _without_sources(v) for k, v in value.items() if k != "source_text"}
+    if isinstance(value, list):
+        return [_without_sources(v) for v in value]
+    return value
 
 
 def unmarked(printed: str, data: set[str]) -> list[str]:
@@ -253,6 +254,70 @@ def test_the_pseudo_locale_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     printed = pdf_text(out)
     left = unmarked(printed, data_words("senji", lst, printed))
     assert left == ["Families"], left
+
+
+# -- errors: a bad print option in the reader's language ----------------------------------------------
+
+# letters the pseudo-locale accents: an English word holding one and printed as written was not marked
+ACCENTED = set("AEIOUaeiouCcNnSsYyTt")
+
+
+def plain_words(text: str, data: set[str]) -> list[str]:
+    """The words of ``text`` printed as written (not accented by the pseudo-locale) that are not
+    data: an error message's words left unmarked, wherever they stand in the brackets."""
+    text = re.sub(r"--[a-z][a-z-]*", " ", text)  # an option, typed as it is in any language
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if set(w) & ACCENTED and w not in data})
+
+
+def _refused(tmp_path: Path, lang: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DAIMYO_PRINTERS": str(tmp_path / "printers.json")}  # no profile saved
+    return subprocess.run(
+        [sys.executable, "-m", "builder", "--lang", lang, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "data"),
+    [
+        (["print", "kensei-buke.yaml", "--cut-machine", "zund"], {"zund", "silhouette", "cricut"}),
+        (["print", "kensei-buke.yaml", "--printer", "nope"], {"nope"}),
+        (["print", "kensei-buke.yaml", "--paper", "zz"], {"zz"}),
+        (["print", "kensei-buke.yaml", "senji-three-daimyo.yaml"], set()),
+        (["print", "senshiai-northern-host.yaml", "--paper", "60x60"], set()),
+        (["aid", "kensei", "--players", "3"], {"kensei"}),
+    ],
+)
+def test_a_refused_print_is_told_in_the_readers_language(tmp_path, args, data):
+    """The pseudo-locale accents every word of a refused print's message but its data (the values
+    given, the game): each message and hint is marked; the exit code is the usage error's, 2."""
+    args = [str(EXAMPLES / a) if a.endswith(".yaml") else a for a in args]
+    run = _refused(tmp_path, "en_XA", *args, "-o", str(tmp_path / "out.pdf"))
+    assert run.returncode == 2, run.stderr
+    said = run.stdout + run.stderr
+    assert said.strip().startswith("[") and "Traceback" not in said, said
+    assert plain_words(said, data) == [], said
+
+
+def test_the_refused_print_check_finds_an_unmarked_word():
+    """The check above finds a word printed as written: the printer profiles' "none yet" as it
+    read before it was marked."""
+    said = "[dàîmýö: érrör: [ñö prîñŧér pröfîlé 'nope' (šàvéd: none yet)]]"
+    assert plain_words(said, {"nope"}) == ["none", "yet"]
+    assert plain_words(said.replace("none yet", "[ñöñé ýéŧ]"), {"nope"}) == []
+
+
+def test_a_refused_print_in_spanish(tmp_path):
+    run = _refused(tmp_path, "es", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
+    assert run.returncode == 2
+    assert "no hay perfil de impresora 'nope' (guardados: ninguno todavía)" in run.stderr, run.stderr
+    english = _refused(tmp_path, "en", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
+    assert english.returncode == 2
+    assert "no printer profile 'nope' (saved: none yet)" in english.stderr, english.stderr
 
 
 # -- overlays ---------------------------------------------------------------------------------------
