@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import UsageError
+from builder.i18n import _
 from builder.kit import fonts
 from builder.kit.layout import (
     pt,
@@ -75,13 +76,16 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     The instructions and labels never touch a target (:func:`target_centres`).
     """
     if duplex not in ("long", "short"):
-        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+        raise UsageError(_("unknown duplex mode '{duplex}'").format(duplex=duplex), _("use long or short"))
     pw, ph = paper
     if min(pw, ph) < TEST_SHEET_MIN_MM:
         raise UsageError(
-            f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
-            f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
-            "(A5 or larger) of the same printer",
+            _("the alignment sheet does not fit on {w}x{h} mm paper: its rulers are 100 mm long").format(
+                w=f"{pw:g}", h=f"{ph:g}"
+            ),
+            _("print it on paper of at least {mm}x{mm} mm (A5 or larger) of the same printer").format(
+                mm=f"{TEST_SHEET_MIN_MM:g}"
+            ),
         )
 
     points = target_centres(paper, duplex)
