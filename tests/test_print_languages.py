@@ -256,6 +256,49 @@ def test_the_pseudo_locale_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     assert left == ["Families"], left
 
 
+# -- the printed statistics ------------------------------------------------------------------------------
+
+
+def stats_data(system: str, lst: Path, printed: str) -> set[str]:
+    """The data of a list's printed statistics: what ``data_words`` counts, the values counted
+    (a card's type, ability or cost, a troop's class, a suit, who may play it, a player and
+    family), the limits' groups, the file name in the footer and the points' abbreviation."""
+    st = json.loads(daimyo("stats", str(lst), "--format", "json").stdout)
+    values: list = [v["value"] for block in st.get("counts", ()) for v in block["values"]]
+    values += [v["value"] for block in st.get("points", ()) for v in block["values"]]
+    values += [s["suit"] for s in st.get("suits", ())] + [r for s in st.get("suits", ()) for r in s["roles"]]
+    values += [w for p in st.get("players", ()) for w in (p["name"], p["family"])]
+    values += [r.get("group") or "" for r in st.get("limits", ())]
+    return data_words(system, lst, printed) | words_of([str(v) for v in values]) | {lst.name, "stats", "AP"}
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+def test_the_pseudo_locale_statistics_have_no_unmarked_fixed_word(tmp_path, system):
+    """``daimyo stats LIST -o`` (the pages ``print --stats`` adds): headings, table words, the
+    fields counted and the rules' limits are marked; the values counted are data."""
+    lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
+    out = tmp_path / f"stats-{system}.pdf"
+    run = daimyo("--lang", "en_XA", "stats", str(lst), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    left = unmarked(printed, stats_data(system, lst, printed))
+    assert not left, f"{system} statistics: fixed words printed without translation: {left}"
+
+
+def test_the_statistics_check_finds_an_unmarked_word(tmp_path, monkeypatch):
+    """The check above fails when one heading of the statistics is printed as it is."""
+    from builder.analytics.stats import list_stats
+    from builder.render import charts
+
+    real = charts._
+    monkeypatch.setattr(charts, "_", lambda m: m if m == "Limits: value against bound" else real(m))
+    lst = EXAMPLES / "senji-three-daimyo.yaml"
+    with i18n.use(i18n.PSEUDO):
+        out = charts.render_stats(list_stats(lst), tmp_path / "stats.pdf")
+    printed = pdf_text(Path(out))
+    assert unmarked(printed, stats_data("senji", lst, printed)) == ["Limits", "against", "bound", "value"]
+
+
 # -- errors: a bad print option in the reader's language ----------------------------------------------
 
 # letters the pseudo-locale accents: an English word holding one and printed as written was not marked

@@ -18,7 +18,7 @@ from builder.catalog.loader import entry_sections
 from builder.i18n import L_, Text
 from builder.systems import catalog_module, get
 
-COMMON_DOCS = {
+COMMON_DOCS: dict[str, str] = {  # Texts: translated where shown
     "name": L_("the name as printed; an entry named like a catalog entry completes or changes that entry"),
     "id": L_("a short key (default: made from the name)"),
     "aliases": L_("other spellings that find this entry"),
@@ -160,7 +160,7 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
         kind, choices, item = kind_of(f.annotation)
         if f.annotation is not None and _strip(f.annotation) is str and kind == "text":
             pass
-        meaning = docs.get(name) or COMMON_DOCS.get(name, "")
+        meaning: str = docs.get(name) or COMMON_DOCS.get(name) or ""
         info = FieldInfo(
             name,
             kind,
