@@ -299,6 +299,20 @@ def test_the_statistics_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     assert unmarked(printed, stats_data("senji", lst, printed)) == ["Limits", "against", "bound", "value"]
 
 
+def test_the_pseudo_locale_alignment_sheet_has_no_unmarked_fixed_word(tmp_path):
+    """``daimyo print-test``: its titles and instructions are marked (a word printed as written,
+    not accented, is not); the instructions are wrapped to the paper in another language."""
+    out = tmp_path / "test-sheet.pdf"
+    run = daimyo("--lang", "en_XA", "print-test", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    assert "[dàîmýö düplé" in printed
+    assert plain_words(printed, PROGRAM_WORDS | {"long"}) == []  # the duplex edge, as typed
+    english = tmp_path / "english.pdf"
+    assert daimyo("print-test", "-o", str(english)).returncode == 0
+    assert "Hold the sheet against a window or lamp and look at the BACK side (page 2)." in pdf_text(english)
+
+
 # -- errors: a bad print option in the reader's language ----------------------------------------------
 
 # letters the pseudo-locale accents: an English word holding one and printed as written was not marked
