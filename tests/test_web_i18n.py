@@ -177,7 +177,6 @@ FOREIGN = [
         r"^\d+ action cards?( to add)?$",
         r"^[\d.]+ [\w ]+ (left|over)$",
         r"^· [\d.]+ \w+, .*$",  # the compare page's entries (the check's summary words)
-        r"^(MOV|AT|INI|HO|WO|DEF|AP)\b.*$",  # a troop's profile: the rulebook's abbreviations
         r"^· .*",  # the compare page's entries, as the diff words them
         r"^(added|removed|set|changed|took|moved) .+",  # what a change did, as the editor words it
         r"^.+ \(\d+ models?, [\d.]+ AP\)( at troops)?$|^commander level .+",  # what a finding counted
