@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 
 from builder import state
-from builder.i18n import _, current_language
+from builder.i18n import _, current_language, pgettext
 from builder.paths import cache_dir, catalog_dir
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
@@ -126,6 +126,16 @@ def source_refs(source: str) -> list[tuple[str, int, int]]:
     return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in _rx("ref").finditer(source)]
 
 
+# the context of a rulebook's title and section names in the message catalogs (``scripts/i18n.py``
+# takes them from ``catalog/rulebooks.yaml``): a citation names them in the reader's language
+RULEBOOK_CONTEXT = "rulebook"
+
+
+def named(title: str) -> str:
+    """A rulebook's title, edition or a section's title, as a citation in the current language names it."""
+    return pgettext(RULEBOOK_CONTEXT, title)
+
+
 def _lines(ranges: list[tuple[int, int]]) -> str:
     parts = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
     if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
@@ -178,10 +188,11 @@ def _format_source(source: str, inline: bool = False, short: bool = False, lang:
     out, last_file = [], None
     for file, title, ranges in groups:
         book = books.get(file)
-        name = book.title if book else _rulebook(file.split("_")[0])
+        name = named(book.title) if book else _rulebook(file.split("_")[0])
         where = _lines(ranges)
         head = name if file != last_file and not short else ""
         if title:
+            title = named(title)
             body = f"{title}, {where}" if inline else f"{title} ({where})"
             piece = f"{head}, {body}" if head else body
         else:
@@ -227,4 +238,14 @@ def _in_parens(text: str, m: re.Match) -> bool:
     return before.endswith("(") or (before.endswith(",") and "(" in before[-60:])
 
 
-__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of", "source_refs"]
+__all__ = [
+    "Rulebook",
+    "Section",
+    "exact_source",
+    "format_source",
+    "humanize",
+    "named",
+    "registry",
+    "rulebook_of",
+    "source_refs",
+]

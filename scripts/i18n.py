@@ -105,7 +105,28 @@ def extract() -> dict[str, Catalog]:
                 catalog.add(message, None, [(rel, lineno)], auto_comments=["help of the command line"])
     for message, rel, lineno in catalog_messages():
         catalogs["findings"].add(message, None, [(rel, lineno)])
+    for message, rel, lineno in rulebook_messages():
+        catalogs["print"].add(message, None, [(rel, lineno)], context=RULEBOOK_CONTEXT)
     return catalogs
+
+
+# the rulebooks' titles, editions and section names (``catalog/rulebooks.yaml``), as a citation names them
+# ("Kensei rulebook, Army leaders (lines 5910-5915)"): messages of the ``print`` domain, told apart
+# from the same words elsewhere by their context (``builder.rulebooks.RULEBOOK_CONTEXT``)
+RULEBOOK_CONTEXT = "rulebook"
+
+
+def rulebook_messages() -> Iterator[tuple[str, str, int]]:
+    """(message, file, line) for each rulebook's title and edition and each section's title."""
+    import yaml
+
+    path = TOP / "catalog" / "rulebooks.yaml"
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = re.match(r"^\s+(?:- \{)?(?:title|edition):\s*(\"(?:[^\"\\]|\\.)*\"|[^,{}]+?)\s*(?:,|$)", line)
+        if m:
+            value = yaml.safe_load(m.group(1))
+            if isinstance(value, str) and value:
+                yield value, shown(path), no
 
 
 # the words of a catalog's declarative restrictions a finding shows (``catalog/*/restrictions.yaml``:

@@ -5,8 +5,8 @@ keys."""
 
 from __future__ import annotations
 
-import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -152,8 +152,8 @@ def words_of(value) -> set[str]:
 def data_words(system: str, lst: Path, printed: str) -> set[str]:
     """The words of a print that are data, not fixed words: the list and its packs, the catalog's
     names, the whole record of every entry the page names (its rules text), the check's findings
-    (translated with the findings), the rules engine's limit descriptions, the rulebook's titles and
-    section names, and the program's own words."""
+    (translated with the findings), the rulebook's edition and the program's own words. The
+    rulebook's title and section names a citation prints are translated, so they are not data."""
     doc = json.loads(daimyo("export", str(lst), "--to", "json").stdout or "{}")
     packs = [str((lst.parent / p).resolve()) for p in doc.get("packs", [])]
     words = words_of(lst.read_text(encoding="utf-8")) | set(PROGRAM_WORDS)
@@ -168,22 +168,23 @@ def data_words(system: str, lst: Path, printed: str) -> set[str]:
             if any(isinstance(n, str) and n.casefold() in flat for n in names):
                 words |= words_of(rec)
     check = json.loads(daimyo("check", str(lst), "--format", "json").stdout or "{}")
-    words |= words_of(check)
-    rules = ROOT / "builder" / "games" / system / "rules.py"
-    words |= {
-        w
-        for node in ast.walk(ast.parse(rules.read_text()))
-        if isinstance(node, ast.Constant)
-        for w in words_of(node.value)
-    }
+    words |= words_of(_without_sources(check))
     from builder.rulebooks import registry
 
     for book in registry().values():
         if book.system == system:
-            words |= words_of(
-                [book.title, book.edition, *(s.title for s in book.sections), "rulebook", "line", "lines"]
-            )
+            words |= words_of([book.edition])
     return words
+
+
+def _without_sources(value):
+    """The check's JSON without its citations' words (``source_text``): a printed citation names
+    the rulebook's sections in the page's language, so they are not data."""
+    if isinstance(value, dict):
+        return {k: _without_sources(v) for k, v in value.items() if k != "source_text"}
+    if isinstance(value, list):
+        return [_without_sources(v) for v in value]
+    return value
 
 
 def unmarked(printed: str, data: set[str]) -> list[str]:
@@ -253,6 +254,127 @@ def test_the_pseudo_locale_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     printed = pdf_text(out)
     left = unmarked(printed, data_words("senji", lst, printed))
     assert left == ["Families"], left
+
+
+# -- the printed statistics ------------------------------------------------------------------------------
+
+
+def stats_data(system: str, lst: Path, printed: str) -> set[str]:
+    """The data of a list's printed statistics: what ``data_words`` counts, the values counted
+    (a card's type, ability or cost, a troop's class, a suit, who may play it, a player and
+    family), the limits' groups, the file name in the footer and the points' abbreviation."""
+    st = json.loads(daimyo("stats", str(lst), "--format", "json").stdout)
+    values: list = [v["value"] for block in st.get("counts", ()) for v in block["values"]]
+    values += [v["value"] for block in st.get("points", ()) for v in block["values"]]
+    values += [s["suit"] for s in st.get("suits", ())] + [r for s in st.get("suits", ()) for r in s["roles"]]
+    values += [w for p in st.get("players", ()) for w in (p["name"], p["family"])]
+    values += [r.get("group") or "" for r in st.get("limits", ())]
+    return data_words(system, lst, printed) | words_of([str(v) for v in values]) | {lst.name, "stats", "AP"}
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+def test_the_pseudo_locale_statistics_have_no_unmarked_fixed_word(tmp_path, system):
+    """``daimyo stats LIST -o`` (the pages ``print --stats`` adds): headings, table words, the
+    fields counted and the rules' limits are marked; the values counted are data."""
+    lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
+    out = tmp_path / f"stats-{system}.pdf"
+    run = daimyo("--lang", "en_XA", "stats", str(lst), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    left = unmarked(printed, stats_data(system, lst, printed))
+    assert not left, f"{system} statistics: fixed words printed without translation: {left}"
+
+
+def test_the_statistics_check_finds_an_unmarked_word(tmp_path, monkeypatch):
+    """The check above fails when one heading of the statistics is printed as it is."""
+    from builder.analytics.stats import list_stats
+    from builder.render import charts
+
+    real = charts._
+    monkeypatch.setattr(charts, "_", lambda m: m if m == "Limits: value against bound" else real(m))
+    lst = EXAMPLES / "senji-three-daimyo.yaml"
+    with i18n.use(i18n.PSEUDO):
+        out = charts.render_stats(list_stats(lst), tmp_path / "stats.pdf")
+    printed = pdf_text(Path(out))
+    assert unmarked(printed, stats_data("senji", lst, printed)) == ["Limits", "against", "bound", "value"]
+
+
+def test_the_pseudo_locale_alignment_sheet_has_no_unmarked_fixed_word(tmp_path):
+    """``daimyo print-test``: its titles and instructions are marked (a word printed as written,
+    not accented, is not); the instructions are wrapped to the paper in another language."""
+    out = tmp_path / "test-sheet.pdf"
+    run = daimyo("--lang", "en_XA", "print-test", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    assert "[dàîmýö düplé" in printed
+    assert plain_words(printed, PROGRAM_WORDS | {"long"}) == []  # the duplex edge, as typed
+    english = tmp_path / "english.pdf"
+    assert daimyo("print-test", "-o", str(english)).returncode == 0
+    assert "Hold the sheet against a window or lamp and look at the BACK side (page 2)." in pdf_text(english)
+
+
+# -- errors: a bad print option in the reader's language ----------------------------------------------
+
+# letters the pseudo-locale accents: an English word holding one and printed as written was not marked
+ACCENTED = set("AEIOUaeiouCcNnSsYyTt")
+
+
+def plain_words(text: str, data: set[str]) -> list[str]:
+    """The words of ``text`` printed as written (not accented by the pseudo-locale) that are not
+    data: an error message's words left unmarked, wherever they stand in the brackets."""
+    text = re.sub(r"--[a-z][a-z-]*", " ", text)  # an option, typed as it is in any language
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if set(w) & ACCENTED and w not in data})
+
+
+def _refused(tmp_path: Path, lang: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DAIMYO_PRINTERS": str(tmp_path / "printers.json")}  # no profile saved
+    return subprocess.run(
+        [sys.executable, "-m", "builder", "--lang", lang, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "data"),
+    [
+        (["print", "kensei-buke.yaml", "--cut-machine", "zund"], {"zund", "silhouette", "cricut"}),
+        (["print", "kensei-buke.yaml", "--printer", "nope"], {"nope"}),
+        (["print", "kensei-buke.yaml", "--paper", "zz"], {"zz"}),
+        (["print", "kensei-buke.yaml", "senji-three-daimyo.yaml"], set()),
+        (["print", "senshiai-northern-host.yaml", "--paper", "60x60"], set()),
+        (["aid", "kensei", "--players", "3"], {"kensei"}),
+    ],
+)
+def test_a_refused_print_is_told_in_the_readers_language(tmp_path, args, data):
+    """The pseudo-locale accents every word of a refused print's message but its data (the values
+    given, the game): each message and hint is marked; the exit code is the usage error's, 2."""
+    args = [str(EXAMPLES / a) if a.endswith(".yaml") else a for a in args]
+    run = _refused(tmp_path, "en_XA", *args, "-o", str(tmp_path / "out.pdf"))
+    assert run.returncode == 2, run.stderr
+    said = run.stdout + run.stderr
+    assert said.strip().startswith("[") and "Traceback" not in said, said
+    assert plain_words(said, data) == [], said
+
+
+def test_the_refused_print_check_finds_an_unmarked_word():
+    """The check above finds a word printed as written: the printer profiles' "none yet" as it
+    read before it was marked."""
+    said = "[dàîmýö: érrör: [ñö prîñŧér pröfîlé 'nope' (šàvéd: none yet)]]"
+    assert plain_words(said, {"nope"}) == ["none", "yet"]
+    assert plain_words(said.replace("none yet", "[ñöñé ýéŧ]"), {"nope"}) == []
+
+
+def test_a_refused_print_in_spanish(tmp_path):
+    run = _refused(tmp_path, "es", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
+    assert run.returncode == 2
+    assert "no hay perfil de impresora 'nope' (guardados: ninguno todavía)" in run.stderr, run.stderr
+    english = _refused(tmp_path, "en", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
+    assert english.returncode == 2
+    assert "no printer profile 'nope' (saved: none yet)" in english.stderr, english.stderr
 
 
 # -- overlays ---------------------------------------------------------------------------------------

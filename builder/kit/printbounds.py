@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from builder.errors import UsageError
-from builder.i18n import L_
+from builder.i18n import L_, N_, Text
 from builder.limits import MAX_PAPER_MM, MIN_PAPER_MM
 
 PAPERS: dict[str, tuple[float, float]] = {
@@ -172,12 +172,13 @@ DEFAULTS: dict[str, object] = {
 
 
 def choice(value, choices: tuple[str, ...], what: str) -> str:
+    # ``what`` is a message (``N_``): translated where the error is shown
     """``value`` as one of ``choices`` (any case); ``unknown WHAT 'value' (use a, b or c)``."""
     key = str(value).strip().lower()
     if key in choices:
         return key
-    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else choices[0]
-    raise UsageError(L_("unknown {what} '{value}'", what=what, value=value), L_("use {listed}", listed=listed))
+    listed = L_("{some} or {last}", some=", ".join(choices[:-1]), last=choices[-1]) if len(choices) > 1 else choices[0]
+    raise UsageError(L_("unknown {what} '{value}'", what=Text(what), value=value), L_("use {listed}", listed=listed))
 
 
 _SIZE = re.compile(r"([^x×]+?)\s*[x×]\s*([^x×]+?)\s*(?:mm)?")
@@ -189,15 +190,18 @@ def _size(name, named: dict, side: Bound, what: str, hint: str) -> tuple[float, 
         return named[key]
     m = _SIZE.fullmatch(key)
     if m is None:
-        raise UsageError(L_("unknown {what} '{name}'", what=what, name=name), hint)
+        raise UsageError(L_("unknown {what} '{name}'", what=Text(what), name=name), hint)
     word = "paper" if what == "paper" else "card"
     shown = str(name).strip()
     return side.check(m.group(1), f"{word} '{shown}' width"), side.check(m.group(2), f"{word} '{shown}' height")
 
 
+SIZE_WORDS = (N_("paper"), N_("card size"))  # the ``what`` of an unknown size, translated where shown
+
+
 def paper_size(name) -> tuple[float, float]:
     """Paper (w, h) in mm for ``a4``, ``letter`` or ``WxH`` in millimetres (portrait)."""
-    return _size(name, PAPERS, PAPER_SIDE, "paper", "use a4, letter or WxH in millimetres such as 210x297")
+    return _size(name, PAPERS, PAPER_SIDE, "paper", L_("use a4, letter or WxH in millimetres such as 210x297"))
 
 
 def card_size(name) -> tuple[float, float]:
@@ -207,7 +211,7 @@ def card_size(name) -> tuple[float, float]:
         CARDS,
         CARD_SIDE,
         "card size",
-        "use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9",
+        L_("use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9"),
     )
 
 

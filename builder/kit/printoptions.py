@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from builder.errors import UsageError, option
-from builder.i18n import L_
+from builder.i18n import L_, N_
 from builder.kit.printbounds import (
     BLEED,
     CARD_SIDE,
@@ -144,22 +144,22 @@ class PrintOptions(PrinterCorrection):
     @field_validator("duplex", mode="before")
     @classmethod
     def _duplex(cls, v):
-        return DEFAULT_DUPLEX if v is None else choice(v, DUPLEX, "duplex mode")
+        return DEFAULT_DUPLEX if v is None else choice(v, DUPLEX, N_("duplex mode"))
 
     @field_validator("layout", mode="before")
     @classmethod
     def _layout(cls, v):
-        return DEFAULT_LAYOUT if _blank(v) else choice(v, LAYOUTS, "layout")
+        return DEFAULT_LAYOUT if _blank(v) else choice(v, LAYOUTS, N_("layout"))
 
     @field_validator("service", mode="before")
     @classmethod
     def _service(cls, v):
-        return None if _blank(v) else choice(v, SERVICES, "print service")
+        return None if _blank(v) else choice(v, SERVICES, N_("print service"))
 
     @field_validator("cut_machine", mode="before")
     @classmethod
     def _cut_machine(cls, v):
-        return None if _blank(v) else choice(v, CUT_MACHINES, "cutting machine")
+        return None if _blank(v) else choice(v, CUT_MACHINES, N_("cutting machine"))
 
     @model_validator(mode="after")
     def _together(self):

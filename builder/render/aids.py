@@ -94,10 +94,13 @@ def load_aid_template(system: str) -> tuple[dict, Any, str]:
     """The aid template of ``system``: (data, positions, file)."""
     path = (get(system).printing.aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():
-        raise UsageError(f"no player aid template for '{system}' ({path})", hint="templates/aids/<system>.yaml")
+        raise UsageError(
+            _("no player aid template for '{system}' ({path})").format(system=system, path=path),
+            hint="templates/aids/<system>.yaml",
+        )
     data, pos = load_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("blocks"), list):
-        raise DaimyoError(pos.diag((), "an aid template is a mapping with a 'blocks:' list"))
+        raise DaimyoError(pos.diag((), _("an aid template is a mapping with a 'blocks:' list")))
     return data, pos, str(path)
 
 
@@ -139,7 +142,11 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
     if unknown:
         key = sorted(unknown)[0]
         raise DaimyoError(
-            pos.diag(path + (key,), f"unknown aid block key '{key}'", hint="one of " + ", ".join(sorted(BLOCK_KEYS)))
+            pos.diag(
+                path + (key,),
+                _("unknown aid block key '{key}'").format(key=key),
+                hint=_("one of {choices}").format(choices=", ".join(sorted(BLOCK_KEYS))),
+            )
         )
     if "when_players" in block:
         want = block["when_players"]
@@ -174,8 +181,8 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
             raise DaimyoError(
                 pos.diag(
                     path + ("generated",),
-                    f"unknown generated block '{name}'",
-                    hint="one of " + ", ".join(sorted(known)),
+                    _("unknown generated block '{name}'").format(name=name),
+                    hint=_("one of {choices}").format(choices=", ".join(sorted(known))),
                 )
             )
         flows.extend(fn(block, ctx))
@@ -204,24 +211,31 @@ def render_aid(
     """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
     system = (system or "").strip().lower()
     if not is_system(system):
-        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, ids()) or "one of " + ", ".join(ids()))
+        raise UsageError(
+            _("unknown system '{system}'").format(system=system),
+            hint=did_you_mean(system, ids()) or _("one of {choices}").format(choices=", ".join(ids())),
+        )
     data, pos, tfile = load_aid_template(system)
     allowed = data.get("players")
     if players is not None:
         if not allowed:
             raise UsageError(
-                f"{option('players')} does not apply to the {system} player aid",
-                hint="only the senji aid has a setup per player count",
+                _("{option} does not apply to the {system} player aid").format(option=option("players"), system=system),
+                hint=_("only the senji aid has a setup per player count"),
             )
         lo, hi = allowed
         try:
             players = int(players)
         except (TypeError, ValueError):
-            raise UsageError(f"{option('players')} must be a number, not '{players}'") from None
+            raise UsageError(
+                _("{option} must be a number, not '{players}'").format(option=option("players"), players=players)
+            ) from None
         if not (lo <= players <= hi):
             raise UsageError(
-                f"{option('players')} {players} is out of range for {system}",
-                hint=f"{system} is played by {lo} to {hi} players",
+                _("{option} {players} is out of range for {system}").format(
+                    option=option("players"), players=players, system=system
+                ),
+                hint=_("{system} is played by {lo} to {hi} players").format(system=system, lo=lo, hi=hi),
             )
     catalog = load_catalog(system, list(packs or []))
     cols = int(data.get("columns", 2))
@@ -247,7 +261,7 @@ def render_aid(
             for i, block in enumerate(data["blocks"]):
                 if not isinstance(block, dict):
                     raise DaimyoError(
-                        pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)")
+                        pos.diag(("blocks", i), _("an aid block is a mapping (heading:, text:, table: ...)"))
                     )
                 story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
         return build_pdf(target, story, spec, force=overwrite)
@@ -285,4 +299,4 @@ def _rulebook_note(file: str | None) -> str:
     book = rulebooks.registry().get(str(file or ""))
     if book is None:
         return _("rulebook") if file else ""
-    return f"{book.title} ({book.edition})"
+    return f"{rulebooks.named(book.title)} ({rulebooks.named(book.edition)})"

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from builder.check import load_checked
 from builder.errors import DaimyoError, UsageError, command_line, option
+from builder.i18n import N_, _
 from builder.kit.layout import paper_size
 from builder.kit.pdfbase import SharedCode
 from builder.kit.printbounds import QR_MAX_BYTES
@@ -82,8 +83,14 @@ def _optional_module(name: str, what: str):
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name == name:
-            raise DaimyoError(f"{what} is not available in this build ({name} is missing)") from None
+            raise DaimyoError(
+                _("{what} is not available in this build ({name} is missing)").format(what=what, name=name)
+            ) from None
         raise
+
+
+# what a game's printout is called (``gs.sheet.what``), as "the roster does not fit on ... paper" names it
+SHEET_WORDS = (N_("roster"), N_("setup sheet"), N_("deck"), N_("list"), N_("army"), N_("hero"))
 
 
 class _fits:
@@ -108,8 +115,8 @@ class _fits:
             return False
         w, h = self.paper
         raise UsageError(
-            f"the {self.what} does not fit on {w:g}x{h:g} mm paper",
-            f"use a larger {option('paper')} such as 148x210 (A5) or a4",
+            _("the {what} does not fit on {w}x{h} mm paper").format(what=_(self.what), w=f"{w:g}", h=f"{h:g}"),
+            _("use a larger {option} such as 148x210 (A5) or a4").format(option=option("paper")),
         ) from None
 
 
@@ -133,7 +140,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     on_result = options.pop("on_result", None)  # told the check result (the terminal says so)
     unknown = set(options) - CARD_OPTIONS
     if unknown:
-        raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+        raise UsageError(_("unknown print option(s): {options}").format(options=", ".join(sorted(unknown))))
 
     checked = PrintOptions.of(**options)  # every value checked before anything is read or written
     out = Path(out_path)
@@ -146,7 +153,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
 
     gs = get(doc.system)
     if gs.sheet is None:
-        with _fits("card sheet", paper):
+        with _fits(N_("card sheet"), paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     with _fits(gs.sheet.what, paper):
         return gs.sheet.render(
@@ -172,7 +179,7 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
     refuse_output(out_path, force)
     mod = _optional_module("builder.render.aids", "printing a player aid")
     size = paper_size(paper)
-    with _fits("player aid", size):
+    with _fits(N_("player aid"), size):
         return mod.render_aid(key, out, paper=size, force=force, players=players, sources=sources)
 
 
@@ -180,7 +187,7 @@ def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: 
     """The duplex alignment sheet (see ``builder.render.cards.render_test_sheet``)."""
     o = PrintOptions.of(paper=paper, duplex=duplex)  # checked as print checks them
     size, duplex = o.paper_mm, o.duplex
-    with _fits("alignment sheet", size):
+    with _fits(N_("alignment sheet"), size):
         return _render(out_path, size, duplex=duplex, force=force)
 
 
@@ -208,10 +215,13 @@ def print_lists(
     print options' model (``builder.kit.printoptions.PrintOptions``: None is its default) before
     the list is read; ``options`` as ``render_list`` takes them. Returns the written path."""
     if to not in ("pdf", "images"):
-        raise UsageError(f"unknown output '{to}'", f"use {option('to')} pdf or {option('to')} images")
+        raise UsageError(
+            _("unknown output '{to}'").format(to=to),
+            _("use {option} pdf or {option} images").format(option=option("to")),
+        )
     unknown = set(options) - CARD_OPTIONS - {"unit_cards", "sources", "packs", "on_result"}
     if unknown:
-        raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+        raise UsageError(_("unknown print option(s): {options}").format(options=", ".join(sorted(unknown))))
     given = {k: v for k, v in options.items() if k in CARD_OPTIONS}
     o = PrintOptions.of(
         paper=paper, card=card, bleed=bleed, duplex=duplex, offset=offset, dpi=dpi, service=service, **given
@@ -220,7 +230,7 @@ def print_lists(
         folder = output or (list_files[1] if len(list_files) == 2 else None)
         if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
             raise UsageError(
-                f"{option('to')} images takes one list and one folder",
+                _("{option} images takes one list and one folder").format(option=option("to")),
                 command_line(f"daimyo print LIST {option('to')} images DIR"),
             )
 
@@ -236,19 +246,20 @@ def print_lists(
         )
     if o.service is not None:
         raise UsageError(
-            f"{option('service')} names the print service of {option('to')} images",
+            _("{service} names the print service of {to} images").format(service=option("service"), to=option("to")),
             command_line(f"daimyo print LIST {option('to')} images DIR {option('service')} {service}"),
         )
     if output is None:
         raise UsageError(
-            f"missing option '{option('output')}'" + command_line(" / '-o'"), command_line("see 'daimyo print --help'")
+            _("missing option '{option}'").format(option=option("output")) + command_line(" / '-o'"),
+            command_line(_("see 'daimyo print --help'")),
         )
     if book:
         return render_book(list_files, output, force=force, paper=o.paper)
     if len(list_files) != 1:
         raise UsageError(
-            f"{len(list_files)} lists given; print takes one",
-            f"pass {option('book')} to print several lists into one PDF",
+            _("{n} lists given; print takes one").format(n=len(list_files)),
+            _("pass {option} to print several lists into one PDF").format(option=option("book")),
         )
 
     refuse_folder_name(output)

@@ -53,7 +53,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4", title: st
     who = [one_line(str(p)) for p in players] if players is not None else None
     files = [str(f) for f in list_files]
     if not files:
-        raise UsageError("no lists given", command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
+        raise UsageError(_("no lists given"), command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
     size = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     st = Styles(9.0)
     width = size[0] - 24.0

@@ -20,7 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from builder.analytics.stats import list_stats
-from builder.i18n import _, ngettext
+from builder.i18n import _, ngettext, tr
 from builder.kit import fonts
 from builder.kit.layout import paper_size, pt
 from builder.kit.numbers import number_text
@@ -107,7 +107,7 @@ def limits_chart(rows: list[dict], width: float):
     d = Drawing(width, row * len(rows) + 4)
     for i, r in enumerate(rows):
         y = d.height - (i + 1) * row
-        what = r["label"] + (f" [{r['group']}]" if r.get("group") else "")
+        what = _(str(r["label"])) + (f" [{r['group']}]" if r.get("group") else "")  # a rule's words, translated
         d.add(
             String(
                 label_w - 4,
@@ -130,7 +130,7 @@ def limits_chart(rows: list[dict], width: float):
         d.add(Line(bx, y, bx, y + row - 1, strokeColor=Color(*INK), strokeWidth=1.2))
         rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
         note = f"{number_text(r['value'], short=True)} {rel} {number_text(r['bound'], short=True)}" + (
-            "" if r["ok"] else "  broken"
+            "" if r["ok"] else "  " + _("broken")
         )
         d.add(
             String(
@@ -209,11 +209,14 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
     for block in st.get("counts", ()):
         pairs = [(str(v["value"]), v["cards"]) for v in block["values"] if v["cards"]]
         if pairs:
-            section(_("{title} (cards)").format(title=block["title"]), bar_chart(pairs, width))
+            # the field's name is one of the games' words (``FieldSpec.title``), translated here
+            section(_("{title} (cards)").format(title=_(str(block["title"]))), bar_chart(pairs, width))
 
     for heading, kind, data, shape in get(st["system"]).analytics.stats_charts(st):
+        heading = tr(heading)  # a game's heading and table words are Texts, translated here
         if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
-            section(heading, _table(cast("list[list[str]]", data), [width * f for f in cast("list[float]", shape)]))
+            rows = [[tr(c) for c in row] for row in cast("list[list[str]]", data)]
+            section(heading, _table(rows, [width * f for f in cast("list[float]", shape)]))
         elif data:  # bars: (label, value) pairs, shape: the unit after each value
             section(heading, bar_chart(cast("list[tuple[str, float]]", data), width, cast(str, shape)))
     limits = st.get("limits") or []

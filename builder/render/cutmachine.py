@@ -24,6 +24,7 @@ from pathlib import Path
 
 from builder import yamlio
 from builder.errors import UsageError, option
+from builder.i18n import _
 from builder.kit.layout import Rect, SheetPlan, Slot, plan_sheet, pt
 
 SILHOUETTE_INSET = 10.0  # mm from the paper edges to the marks' outer edges
@@ -54,7 +55,10 @@ def machine(name: str | None) -> CutMachine | None:
         return None
     key = str(name).strip().lower()
     if key not in MACHINES:
-        raise UsageError(f"unknown cutting machine '{name}'", f"use {option('cut-machine')} silhouette or cricut")
+        raise UsageError(
+            _("unknown cutting machine '{name}'").format(name=name),
+            _("use {option} silhouette or cricut").format(option=option("cut-machine")),
+        )
     return MACHINES[key]
 
 
@@ -72,8 +76,8 @@ def cut_area(m: CutMachine, paper: tuple[float, float]) -> Rect:
         d = SILHOUETTE_INSET + SILHOUETTE_THICKNESS + SILHOUETTE_CLEAR
         if m.name == "silhouette" and (pw < 2 * d + 10 or ph < 2 * d + 10):
             raise UsageError(
-                f"{pw:g}x{ph:g} mm paper leaves no room inside the registration marks",
-                f"use {option('paper')} a4 or letter",
+                _("{w}x{h} mm paper leaves no room inside the registration marks").format(w=f"{pw:g}", h=f"{ph:g}"),
+                _("use {option} a4 or letter").format(option=option("paper")),
             )
         return Rect(d, d, pw - 2 * d, ph - 2 * d)
     aw, ah = min(CRICUT_AREA[0], pw - 10), min(CRICUT_AREA[1], ph - 10)
@@ -82,7 +86,7 @@ def cut_area(m: CutMachine, paper: tuple[float, float]) -> Rect:
 
 def _covers(slots, m: CutMachine, paper) -> bool:
     """Whether a card (bleed included) comes within ``SILHOUETTE_CLEAR`` of a registration mark."""
-    for _, mark in registration_marks(m, paper):
+    for _kind, mark in registration_marks(m, paper):
         keep = mark.grow(SILHOUETTE_CLEAR)
         if any(
             s.bleed.x < keep.x1 and keep.x < s.bleed.x1 and s.bleed.y < keep.y1 and keep.y < s.bleed.y1 for s in slots
@@ -120,9 +124,11 @@ def plan_machine_sheet(m: CutMachine, paper, card, bleed: float = 0.0, gutter: f
             best = (inner, slots, box)
     if best is None:
         raise UsageError(
-            f"a {card[0]:g}x{card[1]:g} mm card does not fit inside the {m.name} cutting area "
-            f"({a.w:g}x{a.h:g} mm, clear of its marks)",
-            f"choose a smaller {option('card')} or larger {option('paper')}",
+            _(
+                "a {w}x{h} mm card does not fit inside the {machine} cutting area "
+                "({area_w}x{area_h} mm, clear of its marks)"
+            ).format(w=f"{card[0]:g}", h=f"{card[1]:g}", machine=m.name, area_w=f"{a.w:g}", area_h=f"{a.h:g}"),
+            _("choose a smaller {card} or larger {paper}").format(card=option("card"), paper=option("paper")),
         )
     inner, slots, box = best
     return SheetPlan(

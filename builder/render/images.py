@@ -45,6 +45,7 @@ from xml.sax.saxutils import escape
 from builder import yamlio
 from builder.check import load_checked
 from builder.errors import UsageError, WouldOverwrite, option
+from builder.i18n import N_, _
 from builder.kit import fonts
 from builder.kit.layout import Rect, card_size, pt
 from builder.kit.pdfbase import make_canvas, warn
@@ -254,15 +255,17 @@ def render_unit_sides(
     (the game's name and the list's)."""
     part = get(doc.system).unit_cards
     if part is None:
-        raise UsageError(f"{doc.system} lists have no unit cards")
+        raise UsageError(_("{system} lists have no unit cards").format(system=doc.system))
     if card not in part.sizes:
         raise UsageError(
-            f"unit cards print at a sleeve size: {', '.join(part.sizes)}, not '{card}'",
-            f"use {option('card')} {part.sizes[0]} (the default) or another of them",
+            _("unit cards print at a sleeve size: {sizes}, not '{card}'").format(
+                sizes=", ".join(part.sizes), card=card
+            ),
+            _("use {option} {size} (the default) or another of them").format(option=option("card"), size=part.sizes[0]),
         )
     data = part.data(lst, catalog)
     if not data:
-        raise UsageError("the list has no troops to print unit cards of", "add troops to the list first")
+        raise UsageError(_("the list has no troops to print unit cards of"), _("add troops to the list first"))
     size, page, trim = _page_for(card_size(card), bleed, dpi)
     buf = io.BytesIO()
     c = make_canvas(buf, page, title=f"{doc.name or doc.system} unit cards")
@@ -305,15 +308,17 @@ def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]
         kw = {k: v for k, v in kw.items() if k in ("card", "bleed", "dpi", "sink")}
         return render_unit_sides(doc, catalog, lst, **kw)
     raise UsageError(
-        f"{doc.system} lists have no cards to print as images",
-        "use daimyo print LIST -o FILE.pdf for a roster or setup sheet",
+        _("{system} lists have no cards to print as images").format(system=doc.system),
+        _("use daimyo print LIST -o FILE.pdf for a roster or setup sheet"),
     )
 
 
 def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
     d = Path(out_dir)
     if exists(d) and not d.is_dir():
-        raise UsageError(f"{d}: not a folder", "give a folder for the images (it is created when missing)")
+        raise UsageError(
+            _("{path}: not a folder").format(path=d), _("give a folder for the images (it is created when missing)")
+        )
     taken = [n for n in names if exists(d / n)]
     if taken and not force:
         raise WouldOverwrite(d / taken[0])
@@ -371,8 +376,8 @@ def render_images(
     doc, catalog, lst, _ = load_checked(list_path)
     if not _prints_cards(doc.system):
         raise UsageError(
-            f"{doc.system} lists have no cards to print as images",
-            "use daimyo print LIST -o FILE.pdf for a roster or setup sheet",
+            _("{system} lists have no cards to print as images").format(system=doc.system),
+            _("use daimyo print LIST -o FILE.pdf for a roster or setup sheet"),
         )
     svc = service(shop)
     if svc is not None:
@@ -453,8 +458,10 @@ def _order(svc: Service, files: list, doc) -> str:
         bracket = mpc_bracket(total)
         if bracket is None:
             raise UsageError(
-                f"{total} cards is more than one MakePlayingCards order holds ({MPC_BRACKETS[-1]})",
-                "split the deck into two orders",
+                _("{n} cards is more than one MakePlayingCards order holds ({most})").format(
+                    n=total, most=MPC_BRACKETS[-1]
+                ),
+                _("split the deck into two orders"),
             )
         out = [
             "<order>",
@@ -506,7 +513,7 @@ def _grid(n_faces: int, max_cols: int = TTS_COLS, max_rows: int = TTS_ROWS) -> t
     return cols, rows
 
 
-_URL_BLANKS = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a line break"}
+_URL_BLANKS = {" ": N_("space"), "\t": N_("tab"), "\n": N_("line break"), "\r": N_("line break")}
 
 
 def _check_base_url(url: str | None) -> str | None:
@@ -517,21 +524,25 @@ def _check_base_url(url: str | None) -> str | None:
 
     blank = next((c for c in url if c.isspace() or not c.isprintable()), None)
     if blank is not None:
-        what = _URL_BLANKS.get(blank, "a control character")
+        what = _URL_BLANKS.get(blank, N_("control character"))
         raise UsageError(
-            f"bad {option('base-url')} '{url}': a web address holds no {what.removeprefix('a ')}",
-            "write a space as %20, e.g. https://example.org/my%20decks/",
+            _("bad {option} '{url}': a web address holds no {what}").format(
+                option=option("base-url"), url=url, what=_(what)
+            ),
+            _("write a space as %20, e.g. https://example.org/my%20decks/"),
         )
     u = urlparse(url)
     if u.scheme.lower() not in ("http", "https"):
         raise UsageError(
-            f"bad {option('base-url')} '{url}': the address must start with http:// or https://",
-            "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
+            _("bad {option} '{url}': the address must start with http:// or https://").format(
+                option=option("base-url"), url=url
+            ),
+            _("give the web address the folder is uploaded to, e.g. https://example.org/decks/"),
         )
     if not u.netloc:
         raise UsageError(
-            f"bad {option('base-url')} '{url}': the address names no host",
-            "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
+            _("bad {option} '{url}': the address names no host").format(option=option("base-url"), url=url),
+            _("give the web address the folder is uploaded to, e.g. https://example.org/decks/"),
         )
     return url if url.endswith("/") else url + "/"
 
@@ -563,8 +574,8 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     doc, catalog, lst, _ = load_checked(list_path)
     if not _prints_cards(doc.system):
         raise UsageError(
-            f"{doc.system} lists have no card deck for Tabletop Simulator",
-            "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards",
+            _("{system} lists have no card deck for Tabletop Simulator").format(system=doc.system),
+            _("export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards"),
         )
     fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
     name = doc.name or Path(doc.file).stem

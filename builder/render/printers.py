@@ -21,6 +21,7 @@ from pathlib import Path
 from builder import yamlio
 from builder.catalog.packfiles import config_dir
 from builder.errors import UsageError, command_line, option
+from builder.i18n import _
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 FILE_NAME = "printers.json"
@@ -57,8 +58,8 @@ def profiles_path() -> Path:
 def check_name(name: str) -> str:
     if not NAME_RE.fullmatch(name or ""):
         raise UsageError(
-            f"bad printer name '{name}'",
-            "use 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit",
+            _("bad printer name '{name}'").format(name=name),
+            _("use 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit"),
         )
     return name
 
@@ -86,34 +87,41 @@ def _read(path: Path) -> dict:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(
-            f"{path}: cannot read the printer profiles: {exc}",
-            f"fix or remove the file ({option('printer')} profiles are saved there)",
+            _("{path}: cannot read the printer profiles: {error}").format(path=path, error=exc),
+            _("fix or remove the file ({option} profiles are saved there)").format(option=option("printer")),
         ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(
-            f"{path}:{exc.lineno}:{exc.colno}: the printer profiles are not valid JSON: {exc.msg}",
-            "fix the file or remove it and save the profiles again",
+            _("{path}:{line}:{col}: the printer profiles are not valid JSON: {error}").format(
+                path=path, line=exc.lineno, col=exc.colno, error=exc.msg
+            ),
+            _("fix the file or remove it and save the profiles again"),
         ) from None
     rows = data.get("printers") if isinstance(data, dict) else None
     if not isinstance(rows, dict):
         raise UsageError(
-            f"{path}:1:1: the printer profiles file holds no 'printers' table",
-            "fix the file or remove it and save the profiles again",
+            _("{path}:1:1: the printer profiles file holds no 'printers' table").format(path=path),
+            _("fix the file or remove it and save the profiles again"),
         )
     out = {}
     for name, row in rows.items():
         if not isinstance(row, dict):
             raise UsageError(
-                f"{path}: printer '{name}' is not a table of offset, scale_x and scale_y",
-                "fix the file or save the profile again",
+                _("{path}: printer '{name}' is not a table of offset, scale_x and scale_y").format(
+                    path=path, name=name
+                ),
+                _("fix the file or save the profile again"),
             )
         try:
             out[name] = _profile(str(name), row.get("offset", [0, 0]), row.get("scale_x", 1.0), row.get("scale_y", 1.0))
         except (UsageError, TypeError, ValueError) as exc:
             why = exc.lines()[0].removeprefix("daimyo: error: ") if isinstance(exc, UsageError) else str(exc)
-            raise UsageError(f"{path}: printer '{name}': {why}", "fix the file or save the profile again") from None
+            raise UsageError(
+                _("{path}: printer '{name}': {why}").format(path=path, name=name, why=why),
+                _("fix the file or save the profile again"),
+            ) from None
     return out
 
 
@@ -139,10 +147,10 @@ def get_profile(name: str) -> PrinterProfile:
     profiles = _read(profiles_path())
     if name in profiles:
         return profiles[name]
-    known = ", ".join(sorted(profiles)) or "none yet"
+    known = ", ".join(sorted(profiles)) or _("none yet")
     raise UsageError(
-        f"no printer profile '{name}' (saved: {known})",
-        command_line("save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'"),
+        _("no printer profile '{name}' (saved: {known})").format(name=name, known=known),
+        command_line(_("save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'")),
     )
 
 
@@ -153,8 +161,10 @@ def save_profile(name: str, offset=None, scale_x=1.0, scale_y=1.0, force: bool =
     profiles = _read(path)
     if name in profiles and not force:
         raise UsageError(
-            f"printer profile '{name}' exists ({profiles[name].describe()}); not replaced",
-            f"pass {option('force')} to replace it",
+            _("printer profile '{name}' exists ({profile}); not replaced").format(
+                name=name, profile=profiles[name].describe()
+            ),
+            _("pass {option} to replace it").format(option=option("force")),
         )
     profiles[name] = prof
     _write(path, profiles)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_, Text
 from builder.kit.numbers import number_text
 from builder.systems.parts import ListData, Summary, Tally
 
@@ -33,7 +34,8 @@ class ViewPart:
 
     def counted(self, n: float) -> str:
         """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
-        return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
+        word = self.count_words[0] if n == 1 else self.count_words[1]
+        return L_("{n} {word}", n=fmt(n), word=Text(word))  # the word is one of the games' words
 
     def composition(self, summary: Summary) -> list[tuple[str, object]]:
         """The builder's breakdown of a list (label, value) from its check summary; [] when the
@@ -84,7 +86,9 @@ class BrowsePart:
         "" without a cost."""
         if cost is None:
             return ""
-        return f"{fmt(cost)} {self.game.view.cost_unit}" if self.game.view.cost_unit else f"cost {fmt(cost)}"
+        unit = self.game.view.cost_unit
+        # a Text, translated where it is shown (the unit is one of the games' words: ``AP``)
+        return L_("{cost} {unit}", cost=fmt(cost), unit=Text(unit)) if unit else L_("cost {cost}", cost=fmt(cost))
 
     def entry_facts(self, entry: Any) -> str:
         """The few printed facts a player picks an entry by, shown beside its name in the

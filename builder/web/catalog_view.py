@@ -11,6 +11,7 @@ from typing import Any
 from builder import state
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError
+from builder.i18n import L_, N_, Text
 from builder.lists.collection import owned_counts, read_collection, used_by
 from builder.names import normalize
 
@@ -18,27 +19,28 @@ PROFILE_ORDER = (
     ("mov", "MOV"),
     ("mov_alt", "MOV"),
     ("at", "AT"),
-    ("at_ranged", "AT ranged"),
+    ("at_ranged", N_("AT ranged")),
     ("ini", "INI"),
     ("ho", "HO"),
     ("pr", "PR"),
     ("wo", "WO"),
     ("ki", "KI"),
 )
-UNKNOWN_COST = "its cost is not printed in the catalog; a pack can give it"
+UNKNOWN_COST = L_("its cost is not printed in the catalog; a pack can give it")  # translated where shown
 
 
 def profile_text(entry) -> str:
-    """A troop's stat line: ``MOV 10 · AT 2 · INI 1 · HO 3 · WO 1`` ("" without one)."""
+    """A troop's stat line: ``MOV 10 · AT 2 · INI 1 · HO 3 · WO 1`` ("" without one): a Text,
+    its labels (the rulebook's abbreviations) translated where it is shown."""
     p = getattr(entry, "profile", None)
     if p is None:
         return ""
-    parts = []
+    parts: dict[str, Any] = {}
     for key, label in PROFILE_ORDER:
         v = getattr(p, key, None)
         if v is not None:
-            parts.append(f"{label} {v}")
-    return " · ".join(parts)
+            parts[f"p{len(parts)}"] = Text("{label} {value}", {"label": Text(label), "value": v})
+    return Text(" · ".join("{" + k + "}" for k in parts), parts) if parts else ""
 
 
 def foreign(row: dict) -> bool:

@@ -14,7 +14,7 @@ from builder import state
 from builder.catalog.loader import load_catalog
 from builder.check import check_doc
 from builder.findings import Summary
-from builder.i18n import SOURCE_LANGUAGE, _, current_language
+from builder.i18n import L_, SOURCE_LANGUAGE, _, current_language
 from builder.i18n import tr as translate_text
 from builder.kit.numbers import plain_value
 from builder.lists.document import parse_list
@@ -383,8 +383,11 @@ def options(
                 "facts": gs.browse.entry_facts(entry) if entry is not None else "",
                 "profile": profile_text(entry),
                 "cost": cost,
-                "cost_text": each
-                + (_(" for {counted}").format(counted=gs.view.counted(o.count)) if each and o.count > 1 else ""),
+                "cost_text": (
+                    L_("{cost} for {counted}", cost=each, counted=gs.view.counted(o.count))
+                    if each and o.count > 1
+                    else each
+                ),
                 "unit_cost": None,
                 "clans": [],
                 "own_clan": False,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from builder import state
-from builder.i18n import N_, _
+from builder.i18n import N_, Text, _
 from builder.web import printing
 
 GAME_WORDS = (
@@ -100,6 +100,35 @@ GAME_WORDS = (
     N_("cavalry %"),
     N_("skirmishers %"),
     N_("creatures %"),
+    # what the statistics count the cards by (each card game's fields)
+    N_("Card"),
+    N_("Card kind"),
+    N_("Attack or block"),
+    N_("Action type"),
+    N_("Attribute"),
+    N_("Cost"),
+    N_("Value"),
+    N_("Strength"),
+    N_("Suits to choose from"),
+    N_("Usable by"),
+    N_("Subtype"),
+    N_("Path"),
+    N_("Ability"),
+    N_("Capital"),
+    N_("Speed"),
+    # the rules' limits the statistics weigh, and their units
+    N_("action cards"),
+    N_("copies of one card"),
+    N_("cards in the deck"),
+    N_("cards in the deck, at least one hand"),
+    N_("cards against the agreed size"),
+    N_("units of a player"),
+    N_("provinces of a player"),
+    N_("units in a province"),
+    N_("points"),
+    # who may play a Satsuma card
+    N_("attacker"),
+    N_("defender"),
 )
 
 
@@ -113,8 +142,11 @@ def known() -> frozenset[str]:
 
 
 def tr(word: Any) -> Any:
-    """``word`` in the page's language when it is one of the words above (anything else, such as
-    a name from a catalog, as it is: data is never translated)."""
+    """``word`` in the page's language when it is one of the words above or a message kept to be
+    translated where it is shown (``L_``); anything else, such as a name from a catalog, as it
+    is: data is never translated."""
+    if isinstance(word, Text):
+        return word.translated()
     return _(word) if isinstance(word, str) and word in known() else word
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart, fmt
 
@@ -68,7 +69,7 @@ class HeroCardBrowse(CardBrowse):
         """An attribute card's hero points; an action card's printed cost."""
         points = getattr(entry, "hero_points", None)
         if points is not None:
-            return f"{fmt(points)} hero points"
+            return L_("{points} hero points", points=fmt(points))
         return super().cost_text(entry, getattr(entry, "cost", None) if entry is not None else cost)
 
     def entry_type(self, entry: Any) -> str:

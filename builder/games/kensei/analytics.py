@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.games.kensei import rules as core
+from builder.i18n import L_
 from builder.kit.facts import Loaded, num_text, rule_limits, share
 from builder.systems.analytics import AnalyticsPart
 
@@ -39,6 +40,15 @@ def kensei_lines(st: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _points_by(by: str, points: Any) -> str:
+    """A chart's heading on the printed statistics (a Text: translated where it is printed)."""
+    if by == "class":
+        return L_("Points by troop class (of {points} AP)", points=points)
+    if by == "type":
+        return L_("Points by troop type (of {points} AP)", points=points)
+    return L_("Points by troop title (of {points} AP)", points=points)
+
+
 class KenseiAnalytics(AnalyticsPart):
     """Kensei's statistics, odds and sample hands (``gs.analytics``)."""
 
@@ -51,7 +61,7 @@ class KenseiAnalytics(AnalyticsPart):
     def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
         return [
             (
-                f"Points by troop {block['by']} (of {stats['battle_size']} AP)",
+                _points_by(block["by"], stats["battle_size"]),
                 "bars",
                 [(str(v["value"]), v["points"]) for v in block["values"]],
                 " AP",

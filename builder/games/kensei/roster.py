@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
-from builder.i18n import L_, N_, _, ngettext
+from builder.i18n import L_, N_, _, ngettext, tr
 from builder.kit.blocks import (
     CELL_PAD,
     MM,
@@ -644,8 +644,12 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
     cite = sources_on()  # --no-sources: no Source column
     for i, r in enumerate(rows_d):
         label = display_name(catalog, "restrictions", r["label"])  # a restriction's name, translated
+        if label == r["label"] and r.get("text"):  # no name of its own: its words, translated
+            label = tr(r["text"])
+            label = label[:1].upper() + label[1:]
         status = _(STATUSES[r["status"]]) if r["status"] in STATUSES else r["status"]
-        rows.append([label, r["value"], r["bound"], status] + ([short_source(r["source"])] if cite else []))
+        cells = [label, tr(r["value"]), tr(r["bound"]), status]
+        rows.append(cells + ([short_source(r["source"])] if cite else []))
         if r["status"] != "pass":
             fails.append(i)
     out = [para(_("Army-building limits"), st.h1)]

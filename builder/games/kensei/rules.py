@@ -1591,21 +1591,22 @@ _OP = {"min": "\u2265", "max": "\u2264", "exactly": "="}
 OWN_SIZES = ("unit_min", "unit_max")  # the ``base`` of a unit size a profile sets itself
 # rules checked in Python (general, unit leaders, standards, ...): the roster names them by finding code
 _CHECKED_IN_CODE = {
-    "kensei.general": "Army general",
-    "kensei.unit-leader": "Unit leaders",
-    "kensei.standard": "Hata-Jurushi",
-    "kensei.shikigami": "Onmyouji's Shikigami",
-    "kensei.peasants": "Peasants bought in pairs",
-    "kensei.unknown-cost": "Troop costs known",
-    "kensei.unknown-troop": "Troops in the catalog",
+    "kensei.general": N_("Army general"),
+    "kensei.unit-leader": N_("Unit leaders"),
+    "kensei.standard": N_("Hata-Jurushi"),
+    "kensei.shikigami": N_("Onmyouji's Shikigami"),
+    "kensei.peasants": N_("Peasants bought in pairs"),
+    "kensei.unknown-cost": N_("Troop costs known"),
+    "kensei.unknown-troop": N_("Troops in the catalog"),
 }
 
 
 def _measured(value: Any, row: dict) -> str:
+    """``4 units``: a Text, its unit (a catalog's word) translated where it is shown."""
     word = row["unit"]
     if row["count"] != "points" and value == 1 and word.endswith("s"):
         word = word[:-1]
-    return f"{fmt_num(value)} {word}"
+    return Text("{n} {unit}", {"n": fmt_num(value), "unit": catalog_text(word)})
 
 
 def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -> list[dict]:
@@ -1623,11 +1624,13 @@ def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -
         first = group[0]
         per_group = first["for_each"] != "list"
         measured = [r for r in group if r["value"] is not None]
+        value_txt: str
         if not measured:
-            value_txt = "none"
+            value_txt = L_("none")
         elif per_group:
             worst = (min if kind == "min" else max)(measured, key=lambda r: r["value"])
-            value_txt = ("lowest " if kind == "min" else "highest ") + _measured(worst["value"], worst)
+            shown = _measured(worst["value"], worst)
+            value_txt = L_("lowest {value}", value=shown) if kind == "min" else L_("highest {value}", value=shown)
         else:
             value_txt = _measured(first["value"], first)
         ok = all(r["ok"] for r in group)
@@ -1642,13 +1645,18 @@ def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -
         elif status == "pass" and any(f.severity == "warning" for f in fs):
             status = "check"
         label = first["name"] or (first["label"] + (" (each)" if per_group else ""))
+        # the label as a message (a restriction without a name of its own), translated where shown
+        text = None if first["name"] else catalog_text(first["label"])
+        if text and per_group:
+            text = L_("{label} (each)", label=text)
         rows.append(
             {
                 "id": rid,
                 "code": first["code"],
                 "label": label[:1].upper() + label[1:],
+                "text": text,
                 "value": value_txt,
-                "bound": f"{_OP[kind]} {first['bound_text']}",
+                "bound": Text("{op} {bound}", {"op": _OP[kind], "bound": first["bound_text"]}),
                 "status": status,
                 "source": first["source"],
             }
@@ -1660,7 +1668,8 @@ def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -
                     "id": f"{f.code}-{f.base}",
                     "code": f.code,
                     "label": f"Unit size set by the profile ({f.base})",
-                    "value": f"{fmt_num(f.value)} models",
+                    "text": L_("Unit size set by the profile ({base})", base=f.base),
+                    "value": Text("{n} {unit}", {"n": fmt_num(f.value), "unit": catalog_text("models")}),
                     "bound": f"{_OP['min' if f.base == 'unit_min' else 'max']} {fmt_num(f.bound)}",
                     "status": "FAIL",
                     "source": f.source or "",
@@ -1679,6 +1688,7 @@ def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -
                 "id": code,
                 "code": code,
                 "label": label,
+                "text": Text(label) if code in _CHECKED_IN_CODE else None,
                 "value": f_list[0].message,
                 "bound": "",
                 "status": "FAIL" if "error" in sev else "check",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.games.satsuma import rules as core
+from builder.i18n import L_, Text
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
@@ -120,6 +121,16 @@ def satsuma_lines(st: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _roles(roles: list[str]) -> str:
+    """``attacker and defender`` (a Text, the roles translated where it is printed)."""
+    if not roles:
+        return ""
+    text: str = Text(roles[0])
+    for role in roles[1:]:
+        text = L_("{first} and {second}", first=text, second=Text(role))
+    return text
+
+
 class SatsumaAnalytics(AnalyticsPart):
     """Satsuma's statistics, odds and sample hands (``gs.analytics``)."""
 
@@ -135,11 +146,14 @@ class SatsumaAnalytics(AnalyticsPart):
         return satsuma_lines(stats)
 
     def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
-        rows: list[object] = [["suit", "cards", "strongest", "mean", "who may count it"]]
+        # the printed table's words are Texts (translated where printed); a suit and a role are
+        # the game's words
+        head = [L_("suit"), L_("cards"), L_("strongest"), L_("mean"), L_("who may count it")]
+        rows: list[object] = [head]
         rows += [
-            [x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])] for x in stats["suits"]
+            [Text(x["suit"]), x["cards"], x["max"], f"{x['mean']:.1f}", _roles(x["roles"])] for x in stats["suits"]
         ]
-        return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
+        return [(L_("Suits"), "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 
     def hand_facts(self, loaded: Loaded, rows: list[Row]) -> dict[str, object]:
         return satsuma_hand(loaded, rows)

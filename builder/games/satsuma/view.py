@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_, Text
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
 
@@ -54,8 +55,13 @@ class SatsumaBrowse(CardBrowse):
         if not options or any(s.upper() not in SUITS for s, _ in options):
             return printed
         if len(options) == 1:
-            return f"strength {options[0][1]}"
-        return " or ".join(f"{SUITS[s.upper()]} {n}" for s, n in options)
+            return L_("strength {n}", n=options[0][1])
+        # a Text, translated where it is shown (a suit is one of the games' words)
+        shown = [L_("{suit} {n}", suit=Text(SUITS[s.upper()]), n=n) for s, n in options]
+        text = shown[0]
+        for more in shown[1:]:
+            text = L_("{first} or {second}", first=text, second=more)
+        return text
 
     def entry_type(self, entry: Any) -> str:
         """A card's suit, from its printed code (``F5``: force)."""

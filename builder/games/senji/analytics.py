@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
@@ -49,9 +50,11 @@ class SenjiAnalytics(AnalyticsPart):
         return senji_lines(stats)
 
     def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
-        rows: list[object] = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
+        rows: list[object] = [  # Texts: translated where printed
+            [L_("player"), L_("family"), L_("provinces"), L_("units"), L_("samurai"), L_("fortresses")]
+        ]
         rows += [
             [p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
             for p in stats["players"]
         ]
-        return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]
+        return [(L_("Players"), "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import UsageError
+from builder.i18n import N_, _
 from builder.kit import fonts
 from builder.kit.layout import (
     pt,
@@ -39,10 +40,32 @@ def _test_instructions(duplex: str) -> list[str]:
     ]
 
 
+# the instructions as messages, a paragraph each (English prints them in the lines above)
+_TEST_PARAGRAPHS = (
+    N_("Print both pages on one sheet, duplex, flip on the {duplex} edge, at 100 % (actual size, no fit-to-page)."),
+    N_("Hold the sheet against a window or lamp and look at the BACK side (page 2)."),
+    N_(
+        "Each crosshair of this page shows through on a scale of the back page. Read where its vertical line "
+        "crosses the horizontal scale (X) and where its horizontal line crosses the vertical scale (Y), in mm. "
+        "Then print with:  daimyo print LIST --offset X,Y (and --duplex {duplex}). Check the rulers: the bars "
+        "must measure exactly 100 mm."
+    ),
+    N_(
+        "A printer that stretches or shrinks: measure the bar across the page (W mm) and the one down the left "
+        "edge (H mm), then print with  --scale-x 100/W  --scale-y 100/H  (e.g. 1.004)."
+    ),
+)
+
+
 def _test_text_lines(paper: tuple[float, float], duplex: str) -> tuple[list[str], float]:
     """The instruction lines as printed on ``paper`` and their leading (pt): one line each
-    where the paper is wide enough (A4, Letter), else the text wrapped to the width."""
+    where the paper is wide enough (A4, Letter), else the text wrapped to the width; in another
+    language, each paragraph wrapped to the width."""
     width = pt(paper[0] - 2 * TEXT_LEFT)
+    shown = [_(p).format(duplex=duplex) for p in _TEST_PARAGRAPHS]
+    if shown != [p.format(duplex=duplex) for p in _TEST_PARAGRAPHS]:
+        lines = [line for p in shown for line in fonts.wrap_lines(p, fonts.REGULAR, TEXT_SIZE, width)]
+        return lines, TEXT_SIZE * 1.3
     text = _test_instructions(duplex)
     if all(fonts.string_width(t, fonts.REGULAR, TEXT_SIZE) <= width for t in text):
         return text, 11.0
@@ -75,13 +98,16 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     The instructions and labels never touch a target (:func:`target_centres`).
     """
     if duplex not in ("long", "short"):
-        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+        raise UsageError(_("unknown duplex mode '{duplex}'").format(duplex=duplex), _("use long or short"))
     pw, ph = paper
     if min(pw, ph) < TEST_SHEET_MIN_MM:
         raise UsageError(
-            f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
-            f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
-            "(A5 or larger) of the same printer",
+            _("the alignment sheet does not fit on {w}x{h} mm paper: its rulers are 100 mm long").format(
+                w=f"{pw:g}", h=f"{ph:g}"
+            ),
+            _("print it on paper of at least {mm}x{mm} mm (A5 or larger) of the same printer").format(
+                mm=f"{TEST_SHEET_MIN_MM:g}"
+            ),
         )
 
     points = target_centres(paper, duplex)
@@ -97,7 +123,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             c.circle(pt(x), pt(y), pt(5.5), stroke=1, fill=0)
         draw_text_box(
             c,
-            "daimyo duplex alignment test: FRONT",
+            _("daimyo duplex alignment test: FRONT"),
             (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)),
             fonts.BOLD,
             11,
@@ -120,7 +146,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         c.setLineWidth(pt(0.15))
         draw_text_box(
             c,
-            "daimyo duplex alignment test: BACK (read the scales from this side)",
+            _("daimyo duplex alignment test: BACK (read the scales from this side)"),
             (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)),
             fonts.BOLD,
             11,

@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfutils
 
 from builder.catalog.focus import cover_crop, parse_focus
 from builder.errors import UsageError
+from builder.i18n import _
 from builder.kit.layout import (
     scale_box,
 )
@@ -58,8 +59,8 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], folder:
         if is_file(real):
             return real
         raise UsageError(
-            f"card '{face.name}': image file '{value}' not found",
-            "paths are relative to the folder of the pack that names them (of the list, for a card of no pack)",
+            _("card '{name}': image file '{file}' not found").format(name=face.name, file=value),
+            _("paths are relative to the folder of the pack that names them (of the list, for a card of no pack)"),
         )
 
     stem_candidates = {slug(face.name), str(get_value(face.entry, "id") or "")}
@@ -212,7 +213,10 @@ def prepare_image(
             _cache_store(cached, data)
             return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, img.size[0], img.size[1], dpi=dpi)
     except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}", "use a PNG or JPEG file") from None
+        raise UsageError(
+            _("cannot read image '{path}': {error}").format(path=path, error=exc.__class__.__name__),
+            _("use a PNG or JPEG file"),
+        ) from None
 
 
 def _open_image(path: Path):
@@ -221,8 +225,10 @@ def _open_image(path: Path):
 
     def too_large(size: str):
         return UsageError(
-            f"image '{path}' is too large: {size} (at most {MAX_IMAGE_PIXELS:,} pixels)",
-            "scale it down to the size it prints at (300 dpi is plenty)",
+            _("image '{path}' is too large: {size} (at most {most} pixels)").format(
+                path=path, size=size, most=f"{MAX_IMAGE_PIXELS:,}"
+            ),
+            _("scale it down to the size it prints at (300 dpi is plenty)"),
         )
 
     try:
@@ -231,11 +237,11 @@ def _open_image(path: Path):
             im = Image.open(path)
     except Image.DecompressionBombError as exc:
         m = re.search(r"\((\d+) pixels\)", str(exc))
-        raise too_large(f"{int(m.group(1)):,} pixels" if m else "over Pillow's limit") from None
+        raise too_large(_("{n} pixels").format(n=f"{int(m.group(1)):,}") if m else _("over Pillow's limit")) from None
     w, h = im.size
     if w * h > MAX_IMAGE_PIXELS:
         im.close()
-        raise too_large(f"{w} x {h}, {w * h:,} pixels")
+        raise too_large(_("{w} x {h}, {n} pixels").format(w=w, h=h, n=f"{w * h:,}"))
     return im
 
 
@@ -273,7 +279,7 @@ def face_focus(face: CardFace) -> tuple[float, float]:
     try:
         return parse_focus(get_value(face.entry, "focus"))
     except ValueError as exc:
-        raise UsageError(f"card '{face.name}': {exc}") from None
+        raise UsageError(_("card '{name}': {error}").format(name=face.name, error=exc)) from None
 
 
 def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: SheetOptions, warn=None) -> dict:

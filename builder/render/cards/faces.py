@@ -4,6 +4,7 @@ form and placed for every copy (:class:`CardSheetWriter`)."""
 from __future__ import annotations
 
 from builder.errors import UsageError
+from builder.i18n import _
 from builder.kit import fonts
 from builder.kit.layout import (
     Rect,
@@ -245,7 +246,7 @@ class CardSheetWriter:
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if img.is_jpeg:
             if not draw_jpeg_unit(c, f"img{img.key}", img.source):
-                raise UsageError("cannot embed a JPEG image", "re-save the image as a baseline JPEG or PNG")
+                raise UsageError(_("cannot embed a JPEG image"), _("re-save the image as a baseline JPEG or PNG"))
         else:
             c.drawImage(img.source, 0, 0, 1, 1, mask=img.mask)
         c.endForm()

@@ -390,7 +390,8 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
     total_cards = sum(f.count for f in faces)
     if total_cards > MAX_PRINTED_CARDS:
         raise UsageError(
-            f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}", "check the card counts"
+            _("the list holds {n} cards; one PDF prints at most {most}").format(n=total_cards, most=MAX_PRINTED_CARDS),
+            _("check the card counts"),
         )
 
     base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]

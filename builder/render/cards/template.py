@@ -149,7 +149,7 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
     own = get(system).printing.card_template if is_system(system) else None
     p = path or own or templates_dir() / "cards" / f"{system}.yaml"
     if not p.exists():
-        raise UsageError(f"no card template for system '{system}' ({p})")
+        raise UsageError(_("no card template for system '{system}' ({path})").format(system=system, path=p))
     data, pos = load_yaml(p)
     try:
         tpl = CardTemplate.model_validate(data)
@@ -166,7 +166,9 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
                 str(p),
                 1,
                 1,
-                "the template names a layout or back it does not define: " + ", ".join(bad or [tpl.default_back]),
+                _("the template names a layout or back it does not define: {names}").format(
+                    names=", ".join(bad or [tpl.default_back])
+                ),
             )
         )
     return tpl
