@@ -106,7 +106,7 @@ def _play(code: str) -> Play:
     try:
         doc = decode(code, where="<code>", max_body=MAX_VIEWER_BODY)
         imp = Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
-        return play_of(imp, code)
+        return play_of(imp, code, is_canonical=True)
     except DaimyoError as exc:
         lines = [line.removeprefix("daimyo: error: ").removeprefix("<code>:1:1: error: ") for line in exc.lines()]
         message = lines[0] if lines else _("the code cannot be read")

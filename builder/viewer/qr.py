@@ -12,7 +12,6 @@ that is not sent in byte mode as ASCII (a link always is).
 
 from __future__ import annotations
 
-import functools
 import operator
 import re
 from collections.abc import Callable
@@ -22,6 +21,8 @@ from xml.sax.saxutils import escape
 import segno
 from segno import consts
 from segno import encoder as _segno_encoder
+
+from builder import state
 
 __all__ = ["qr_svg"]
 
@@ -58,7 +59,7 @@ def _segno_svg(text: str, title: str) -> str:
     )
 
 
-@functools.cache
+@state.memo("viewer.qr_versions", bound=4096, lifetime=state.PROCESS, doc="QR version and error level by byte count")
 def _version_and_error(n: int) -> tuple[int, int]:
     """The smallest version holding ``n`` bytes in byte mode at level L, and the highest error
     level that version still holds them at (segno's ``boost_error``); (0, 0): none holds them."""
@@ -108,7 +109,7 @@ def _interleave(blocks: list[bytes]) -> bytes:
     return bytes(b[i] for i in range(longest) for b in blocks if i < len(b))
 
 
-@functools.cache
+@state.memo("viewer.qr_ecc", bound=64, lifetime=state.PROCESS, doc="Reed-Solomon tables by error codewords")
 def _ecc(n: int) -> Callable[[bytes], bytes]:
     """The Reed-Solomon error correction of ``n`` codewords: the remainder of the block by the
     generator polynomial, one byte at a time, the generator's multiples by each byte value
@@ -127,7 +128,9 @@ def _ecc(n: int) -> Callable[[bytes], bytes]:
     return ecc
 
 
-@functools.cache
+@state.memo(
+    "viewer.qr_symbols", bound=160, lifetime=state.PROCESS, doc="what QR codes of one version and error level share"
+)
 def _symbol(version: int, error: int) -> tuple[int, Callable[[str], tuple[str, ...]], int]:
     """(the width of the symbol, a function from the source string ``bits + flipped bits +
     "01\\n"`` to its modules row by row, each row ended by a newline, the number of bits of the
@@ -198,6 +201,8 @@ class _Strokes(dict[str, str]):
         return stroke
 
 
-@functools.cache
+@state.memo(
+    "viewer.qr_strokes", bound=40, lifetime=state.PROCESS, doc="SVG strokes of QR runs by width (4,096 each at most)"
+)
 def _strokes(width: int) -> _Strokes:
     return _Strokes(width)
