@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from builder.limits import MAX_VIEWER_BODY, MAX_VIEWER_CODE_CHARS
-from builder.share.api import export_doc, export_source
+from builder.share.api import export_doc, export_source, read_source
 from builder.share.code import PREFIX
 
 from conftest import ROOT
@@ -280,3 +280,20 @@ def test_the_qr_code_of_a_link_is_segnos_to_the_byte():
                 qr_svg(text, title)
             continue
         assert qr_svg(text, title) == expected, len(text)
+
+
+def test_a_page_in_a_language_does_not_look_for_the_languages_again(client, monkeypatch):
+    """The languages with a catalog are found once per process: a request in a language (its
+    Accept-Language read, its page drawn) does not search the locale folder again."""
+    from pathlib import Path
+
+    from builder import i18n
+
+    assert i18n.available()[0] == "en"
+    fresh = export_doc({**read_source(str(BUKE)).doc, "name": "Looked for once"}, "code")
+    looked: list[str] = []
+    glob = Path.glob
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: looked.append(pattern) or glob(self, pattern))
+    r = client.get(f"/v/{fresh}/table", headers={"Accept-Language": "fr, ja;q=0.5"})
+    assert r.status_code == 200 and '<html lang="fr">' in r.text
+    assert looked == []
