@@ -92,10 +92,18 @@ def domain_of(path: str) -> str:
 
 def available() -> list[str]:
     """The languages with a catalog, English first (it needs none), then by tag."""
+    return list(_languages(str(LOCALE_DIR)))
+
+
+@memo("i18n.languages", bound=4, lifetime=PROCESS, doc="the languages with a catalog, by locale folder")
+def _languages(folder: str) -> tuple[str, ...]:
+    """The languages of the catalogs in ``folder`` (shipped with the code: looked for once, not
+    at each request; the folder was globbed for every page in a language)."""
+    root = Path(folder)
     found: list[str] = []
-    if LOCALE_DIR.is_dir():
-        found = sorted({p.parent.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
-    return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
+    if root.is_dir():
+        found = sorted({p.parent.parent.name for p in root.glob("*/LC_MESSAGES/*.po")})
+    return (SOURCE_LANGUAGE, *(lang for lang in found if lang != SOURCE_LANGUAGE))
 
 
 def resolve(tag: str | None) -> str:

@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from builder.limits import MAX_VIEWER_BODY, MAX_VIEWER_CODE_CHARS
-from builder.share.api import export_doc, export_source
+from builder.share.api import export_doc, export_source, read_source
 from builder.share.code import PREFIX
 
 from conftest import ROOT
@@ -241,3 +241,59 @@ def test_a_list_s_own_words_are_shown_as_text_never_as_markup(client):
         html = client.get(path).text
         assert "<script>alert(1)" not in html and "<img src=x" not in html
         assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def _qr_texts() -> list[str]:
+    """Texts of every QR code version at its edges: the longest each holds at level L and one
+    byte more; and, up to the versions of links, the lengths where segno raises the error
+    level. A link's characters throughout."""
+    from segno import consts
+
+    chars = "https://lists.example.org/v/DMY1-" + "AbC9_-xyZ0" * 300
+    lengths = {1, 2, 104, 2953}
+    for version in range(1, 41):
+        count_bits = 8 if version < 10 else 16
+        levels = (consts.ERROR_LEVEL_L, consts.ERROR_LEVEL_M, consts.ERROR_LEVEL_Q, consts.ERROR_LEVEL_H)
+        for level in levels if version <= 12 else levels[:1]:
+            n = (consts.SYMBOL_CAPACITY[version][level] - 4 - count_bits) // 8
+            lengths |= {n, n + 1}
+    return [chars[:n] for n in sorted(lengths) if 0 < n <= len(chars)]
+
+
+def test_the_qr_code_of_a_link_is_segnos_to_the_byte():
+    """The viewer draws a link's QR code from what each version has in common; its SVG is
+    segno's, byte for byte, for links of every version and error level, and for texts segno
+    packs otherwise (digits, capitals, beyond ASCII) or refuses (too long)."""
+    import segno
+
+    from builder.viewer.qr import qr_svg
+
+    title = 'QR code of the link <&> "here"'
+    texts = _qr_texts() + ["12345", "HTTPS://LISTS.EXAMPLE.ORG/V/", "https://listes.example.org/v/é", "a" * 2954]
+    for text in texts:
+        try:
+            expected = segno.make(text, error="l", micro=False, mask=0).svg_inline(
+                scale=1, light="#fff", omitsize=True, title=title
+            )
+        except segno.DataOverflowError:
+            with pytest.raises(segno.DataOverflowError):
+                qr_svg(text, title)
+            continue
+        assert qr_svg(text, title) == expected, len(text)
+
+
+def test_a_page_in_a_language_does_not_look_for_the_languages_again(client, monkeypatch):
+    """The languages with a catalog are found once per process: a request in a language (its
+    Accept-Language read, its page drawn) does not search the locale folder again."""
+    from pathlib import Path
+
+    from builder import i18n
+
+    assert i18n.available()[0] == "en"
+    fresh = export_doc({**read_source(str(BUKE)).doc, "name": "Looked for once"}, "code")
+    looked: list[str] = []
+    glob = Path.glob
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: looked.append(pattern) or glob(self, pattern))
+    r = client.get(f"/v/{fresh}/table", headers={"Accept-Language": "fr, ja;q=0.5"})
+    assert r.status_code == 200 and '<html lang="fr">' in r.text
+    assert looked == []

@@ -1,13 +1,18 @@
 """Several viewers give the same answers: ``daimyo viewer --workers 2`` (two processes on one
 port) and another ``daimyo viewer`` on its own port answer every link with the same status, ETag
 and page, as copies behind a load balancer must; and an address of a megabyte, refused by the
-server before it reaches the viewer, never costs a worker."""
+server before it reaches the viewer, never costs a worker. Behind a real reverse proxy (nginx,
+when installed), two viewers in round robin answer as they do directly, and the links their
+pages carry are the public ones."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
 import os
+import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -52,8 +57,13 @@ def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, 
 
 
 @contextlib.contextmanager
-def viewer(port: int, workers: int):
-    env = dict(os.environ, DAIMYO_VIEWER="https://lists.example.org", DAIMYO_PACKS=str(ROOT / "examples" / "packs"))
+def viewer(port: int, workers: int, public: str | None = "https://lists.example.org"):
+    """``daimyo viewer`` on ``port``, its public address ``public`` (None: the address each
+    request came to), stopped however the test ends."""
+    env = dict(os.environ, DAIMYO_PACKS=str(ROOT / "examples" / "packs"))
+    env.pop("DAIMYO_VIEWER", None)
+    if public:
+        env["DAIMYO_VIEWER"] = public
     exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(port), "--workers", str(workers)]
     proc = subprocess.Popen(exe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
@@ -116,3 +126,129 @@ def test_a_viewer_writes_nothing(tmp_path, monkeypatch):
         assert _get(port, f"/v/{code}")[0] == 200
         assert _get(port, f"/v/{code}/list.pdf")[0] == 200
     assert [p for d in (cache, home, tmp) for p in d.rglob("*")] == []
+
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+
+NGINX_CONF = """daemon off;
+worker_processes 2;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+    client_body_temp_path {tmp}/client_body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    log_format upstreams '$upstream_addr $status $request_uri';
+    access_log {tmp}/access.log upstreams;
+    large_client_header_buffers 4 16k;
+    proxy_max_temp_file_size 0;
+    upstream viewers {{
+        server 127.0.0.1:{a};
+        server 127.0.0.1:{b};
+    }}
+    server {{
+        listen 127.0.0.1:{proxy};
+        location / {{
+            proxy_pass http://viewers;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }}
+    }}
+    server {{
+        listen 127.0.0.1:{tls};
+        location / {{
+            proxy_pass http://127.0.0.1:{c};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-Proto https;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }}
+    }}
+}}
+"""
+
+
+@contextlib.contextmanager
+def nginx(tmp, **ports: int):
+    """nginx in the foreground from a configuration of its own in ``tmp`` (its prefix, pid, logs
+    and temporary folders there), stopped with its workers however the test ends."""
+    assert NGINX is not None
+    conf = tmp / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(tmp=tmp, **ports), encoding="utf-8")
+    exe = [NGINX, "-p", str(tmp), "-c", str(conf), "-e", str(tmp / "error.log")]
+    proc = subprocess.Popen(exe, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if _get(ports["proxy"], "/healthz")[0] == 200 and _get(ports["tls"], "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log = (tmp / "error.log").read_text() if (tmp / "error.log").exists() else ""
+                raise RuntimeError("nginx did not start: " + proc.stderr.read().decode()[-500:] + log[-500:])
+            time.sleep(0.02)
+        yield
+    finally:
+        proc.terminate()  # the master stops its workers
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError):  # a worker left behind by a killed master
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _links(page: bytes) -> dict[str, str]:
+    """The addresses a list's page gives out: its preview's, its canonical one, its Copy link's."""
+    html = page.decode()
+    found = {
+        "og:url": re.search(r'<meta property="og:url" content="([^"]*)">', html),
+        "canonical": re.search(r'<link rel="canonical" href="([^"]*)">', html),
+        "copy": re.search(r'<button class="btn" type="button" data-copy="([^"]*)"', html),
+    }
+    return {k: m.group(1) if m else "" for k, m in found.items()}
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx)")
+def test_behind_nginx_the_links_answer_as_directly(tmp_path, monkeypatch):
+    """Two viewers behind nginx in round robin, as the deployment guide sets it up: every link of
+    the five games answers through the proxy as it does directly, both viewers take requests,
+    and the X-Forwarded-* headers change no link that a page gives out."""
+    monkeypatch.setenv("DAIMYO_PACKS", str(ROOT / "examples" / "packs"))
+    codes = [export_source(str(ROOT / "examples" / f), "code").strip() for f in EXAMPLES]
+    a, b, c, proxy, tls = _free_ports(5)
+    public = "https://lists.example.org"
+    with viewer(a, 1), viewer(b, 1), viewer(c, 1, public=None), nginx(tmp_path, a=a, b=b, c=c, proxy=proxy, tls=tls):
+        for code in codes:
+            for path in (f"/v/{code}", f"/v/{code}/table", f"/v/{code}/list.yaml", f"/v/{code}/list.pdf"):
+                direct = _get(a, path)
+                assert direct[0] == 200, (path[:40], direct[0])
+                for _turn in range(2):  # round robin: one answer from each viewer
+                    status, headers, body = _get(proxy, path)
+                    assert status == direct[0]
+                    assert headers["etag"] == direct[1]["etag"]
+                    assert headers["content-type"] == direct[1]["content-type"]
+                    if not path.endswith(".pdf"):  # a printout is drawn anew each time
+                        assert body == direct[2], path[:40]
+                    else:
+                        assert body.startswith(b"%PDF-")
+                    assert _get(proxy, path, {"If-None-Match": headers["etag"]})[0] == 304
+            # the public address, whatever the proxy or the client says of the request
+            link = f"{public}/v/{code}"
+            page = _get(proxy, f"/v/{code}", {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http"})[2]
+            assert _links(page) == {"og:url": link, "canonical": link, "copy": link}
+            # a viewer without a public address gives the one the reader used, https from a TLS proxy
+            mine = f"https://127.0.0.1:{tls}/v/{code}"
+            assert _links(_get(tls, f"/v/{code}")[2]) == {"og:url": mine, "canonical": mine, "copy": mine}
+        assert 400 <= _get(proxy, "/v/DMY1-" + "A" * (20 << 10))[0] < 500  # longer than the proxy reads
+        assert _get(proxy, "/v/not-a-code")[0] == 400
+    served = [line.split()[0] for line in (tmp_path / "access.log").read_text().splitlines()]
+    assert {f"127.0.0.1:{a}", f"127.0.0.1:{b}"} <= set(served)
+    for port in (a, b):
+        assert served.count(f"127.0.0.1:{port}") >= len(codes) * 4, (port, len(served))

@@ -22,6 +22,7 @@ so names that only a pack knows stay as written.
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from typing import Any
@@ -76,7 +77,7 @@ class Resolver:
     def of(cls, system: str) -> Resolver:
         """The resolver of a system's base catalog, kept while the catalog files are unchanged."""
         try:
-            stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in catalog_files(system))
+            stamp = tuple((str(p), *_time_and_size(os.stat(p))) for p in catalog_files(system))
         except OSError:
             stamp = None
         hit = cls._cache.get(system)
@@ -194,6 +195,10 @@ class _Ctx:
             self.diags.append(self.pos.diag(path, message, hint=hint, prefer_key=key))
         else:
             self.diags.append(Diagnostic(self.file, 0, 0, f"{_path(path)}: {message}" if path else message, hint=hint))
+
+
+def _time_and_size(st: os.stat_result) -> tuple[int, int]:
+    return st.st_mtime_ns, st.st_size
 
 
 def _path(path: tuple) -> str:

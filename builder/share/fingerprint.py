@@ -52,28 +52,29 @@ def pack_hashes(packs: Iterable[Any]) -> list[str]:
     return out
 
 
-def fingerprint_body(data: dict[str, Any], packs: Iterable[Any] = ()) -> dict[str, Any]:
+def fingerprint_body(data: dict[str, Any], packs: Iterable[Any] = (), *, is_canonical: bool = False) -> dict[str, Any]:
     """What a fingerprint is taken of: the list document ``data`` (its parsed YAML/JSON mapping,
     in any share format's reading, canonical or not) in canonical form without what it says
-    about its packs, with the packs' content hashes when it is checked with any."""
-    canon = canonical(dict(data))
+    about its packs, with the packs' content hashes when it is checked with any.
+    ``is_canonical``: ``data`` is in canonical form already (``canonical``'s own result)."""
+    canon = dict(data) if is_canonical else canonical(dict(data))
     for key in LEFT_OUT:
         canon.pop(key, None)
     hashes = pack_hashes(packs)
     return {"list": canon, "packs": hashes} if hashes else canon
 
 
-def fingerprint_bytes(data: dict[str, Any], packs: Iterable[Any] = ()) -> bytes:
+def fingerprint_bytes(data: dict[str, Any], packs: Iterable[Any] = (), *, is_canonical: bool = False) -> bytes:
     """The exact bytes whose SHA-256 the fingerprint is cut from."""
-    body = fingerprint_body(data, packs)
+    body = fingerprint_body(data, packs, is_canonical=is_canonical)
     return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def fingerprint_hex(data: dict[str, Any], packs: Iterable[Any] = ()) -> str:
+def fingerprint_hex(data: dict[str, Any], packs: Iterable[Any] = (), *, is_canonical: bool = False) -> str:
     """The whole SHA-256 (64 hex digits) a fingerprint is cut from."""
     import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
-    return hashlib.sha256(fingerprint_bytes(data, packs)).hexdigest()
+    return hashlib.sha256(fingerprint_bytes(data, packs, is_canonical=is_canonical)).hexdigest()
 
 
 def short_form(digest: str) -> str:
@@ -82,10 +83,11 @@ def short_form(digest: str) -> str:
     return " ".join(head[i : i + GROUP] for i in range(0, len(head), GROUP))
 
 
-def fingerprint(data: dict[str, Any], packs: Iterable[Any] = ()) -> str:
+def fingerprint(data: dict[str, Any], packs: Iterable[Any] = (), *, is_canonical: bool = False) -> str:
     """The fingerprint of a list document and of the packs it is checked with (their content
-    hashes, or the ``packs`` of its check result): ``fd46 f328 c00e ce2a 25b2``."""
-    return short_form(fingerprint_hex(data, packs))
+    hashes, or the ``packs`` of its check result): ``fd46 f328 c00e ce2a 25b2``.
+    ``is_canonical``: ``data`` is ``canonical``'s result already (it is not worked out again)."""
+    return short_form(fingerprint_hex(data, packs, is_canonical=is_canonical))
 
 
 def fingerprint_of_result(result: CheckResult, data: dict[str, Any] | None = None) -> str:

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import segno
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from markupsafe import Markup
@@ -42,6 +41,7 @@ from builder.share.canonical import canonical
 from builder.share.code import decode
 from builder.share.link import code_in, link_of, viewer_base_or_none
 from builder.viewer.play import Play, play_of
+from builder.viewer.qr import qr_svg
 from builder.viewer.table import ICON_SVG, environment, inline, table_html, verdict_word
 
 __all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "make_app", "worker_app"]
@@ -106,7 +106,7 @@ def _play(code: str) -> Play:
     try:
         doc = decode(code, where="<code>", max_body=MAX_VIEWER_BODY)
         imp = Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
-        return play_of(imp, code)
+        return play_of(imp, code, is_canonical=True)
     except DaimyoError as exc:
         lines = [line.removeprefix("daimyo: error: ").removeprefix("<code>:1:1: error: ") for line in exc.lines()]
         message = lines[0] if lines else _("the code cannot be read")
@@ -160,11 +160,9 @@ class Viewer:
 
     def list_page(self, request: Request, play: Play) -> str:
         link = link_of(play.code, self.root(request).rstrip("/"))
-        # one mask rather than the best of eight (any decoder reads any mask): the QR code was two
-        # thirds of the CPU of drawing a new link's page
-        qr = segno.make(link, error="l", micro=False, mask=0).svg_inline(
-            scale=1, light="#fff", omitsize=True, title=_("QR code of the link")
-        )
+        # one mask rather than the best of eight (any decoder reads any mask), drawn from what
+        # each version of QR code has in common (builder/viewer/qr.py)
+        qr = qr_svg(link, _("QR code of the link"))
         return self.page(
             "list.html",
             request,

@@ -13,6 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from builder import i18n, state
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import resolve_recorded
 from builder.check import check_doc
@@ -30,6 +31,14 @@ from builder.yamlio import Positions
 __all__ = ["Play", "play_of"]
 
 SKIP_FACTS = {"clans", "list section", "living", "single", "unique", "legendary", "leader", "general"}
+
+FACTS_KEPT = 4096  # entries of catalogs: a few catalogs' worth in a few languages
+_FACTS: dict[tuple[Any, ...], list[tuple[str, str]]] = state.cache(
+    "viewer.entry_facts",
+    bound=FACTS_KEPT,
+    lifetime=state.CATALOG,
+    doc="what the catalog says of an entry, as the viewer shows it, by catalog, entry and language",
+)
 
 
 @dataclass
@@ -112,8 +121,7 @@ def _stats(system: str, lst: Any, catalog: Any) -> dict[str, dict[str, Any]]:
 
 def _entry(row: dict[str, Any], catalog: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One entry of the list with what the catalog says of it."""
-    detail = entry_detail(catalog, row["section"], row["name"]) if row.get("section") else None
-    facts = [(k, v) for k, v in (detail or {}).get("fields", []) if k not in SKIP_FACTS]
+    facts = _facts(catalog, row["section"], row["name"]) if row.get("section") else []
     out = {
         "name": row["name"],
         "count": row.get("count"),
@@ -143,6 +151,22 @@ def _entry(row: dict[str, Any], catalog: Any, cards: dict[str, dict[str, Any]]) 
     return out
 
 
+def _facts(catalog: Any, section: str, name: str) -> list[tuple[str, str]]:
+    """What the catalog says of an entry (its fields, in the reader's language): the same for
+    every list that names it, so worked out once per catalog, entry and language."""
+    fingerprint = getattr(catalog, "fingerprint", None)
+    key = (id(catalog) if fingerprint is None else fingerprint, section, name, i18n.current_language())
+    kept = _FACTS.get(key)
+    if kept is None:
+        detail = entry_detail(catalog, section, name)
+        kept = [(k, v) for k, v in (detail or {}).get("fields", []) if k not in SKIP_FACTS]
+        if fingerprint is not None:  # a catalog without one (made in memory) is not kept by it
+            if len(_FACTS) >= FACTS_KEPT:
+                _FACTS.clear()
+            _FACTS[key] = kept
+    return list(kept)
+
+
 def _counters(system: str, catalog: Any, summary: Summary) -> list[dict[str, Any]]:
     """The game's counters, their words in the reader's language (a game of another package
     whose printing part has none: the defaults, a round counter and the victory points)."""
@@ -157,9 +181,10 @@ def _counters(system: str, catalog: Any, summary: Summary) -> list[dict[str, Any
     return rows
 
 
-def play_of(imp: Imported, code: str = "") -> Play:
+def play_of(imp: Imported, code: str = "", *, is_canonical: bool = False) -> Play:
     """The list ``imp`` checked and drawn for the viewer and the table view. DaimyoError when
-    its game's rules cannot read it (the viewer answers 400 with the message)."""
+    its game's rules cannot read it (the viewer answers 400 with the message).
+    ``is_canonical``: ``imp.doc`` is ``canonical``'s result (a code the viewer just read)."""
     system = imp.doc["system"]
     gs = get(system)
     data, packs, missing = _packs(imp)
@@ -189,7 +214,7 @@ def play_of(imp: Imported, code: str = "") -> Play:
         entries=[_entry(r, catalog, cards) for r in rows],
         packs=packs,
         counters=_counters(system, catalog, res.summary),
-        fingerprint=fingerprint(imp.doc, res.packs),
+        fingerprint=fingerprint(imp.doc, res.packs, is_canonical=is_canonical),
         code=code,
         sent=imp.doc,
         checked=data,
