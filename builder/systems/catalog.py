@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from builder.findings import from_restrictions, registry
+
 if TYPE_CHECKING:
     from builder.findings import FindingCode
 
@@ -52,8 +54,6 @@ class CatalogPart:
         """Every finding code a check of the game may give: ``{code: FindingCode}`` (severity,
         meaning, rulebook source), those of the rules module and those of the declarative
         restrictions of ``catalog`` (the game's catalog, as ``load_catalog`` gives it)."""
-        from builder.findings import from_restrictions, registry
-
         out = registry(getattr(self.rules(), "FINDING_CODES", {}))
         restrictions = getattr(catalog.model, "restrictions", None)
         for code, fc in from_restrictions(self.game.id, restrictions).items():
