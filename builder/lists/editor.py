@@ -51,6 +51,11 @@ from builder.lists.packchanges import recorded_packs, recording_notes
 from builder.systems import get
 from builder.yamlio import atomic_write, read_for_edit
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX (Windows): no file locks; the content checks still guard
+    fcntl = None  # type: ignore[assignment]
+
 Edit = Callable[[Any], tuple[list[str], tuple | None]]  # an edit of a list's tree: (notes, where it went)
 
 if TYPE_CHECKING:
@@ -583,11 +588,11 @@ class folder_lock:
 
     def __enter__(self) -> folder_lock:
         try:
-            import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
-
+            if fcntl is None:
+                raise OSError  # no file locks here: taken as a file system without them
             self.fd = os.open(self.folder, os.O_RDONLY)
             fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):  # no locks here: the comparison alone still guards
+        except OSError:  # no locks here: the comparison alone still guards
             if self.fd is not None:
                 os.close(self.fd)
             self.fd = None
