@@ -30,6 +30,8 @@ Names (each loaded when first used, so importing ``builder`` stays cheap):
   each carries one ``Diagnostic`` line (file:line:col, what, how to fix) per problem.
 """
 
+import importlib
+
 __version__ = "0.1.0"
 
 from builder.systems import BUILT_IN_IDS as SYSTEMS
@@ -74,8 +76,6 @@ def __getattr__(name: str):
         module, attr = _API[name]
     except KeyError:
         raise AttributeError(f"module 'builder' has no attribute '{name}'") from None
-    import importlib
-
     mod = importlib.import_module(module)
     value = mod if attr is None else getattr(mod, attr)
     globals()[name] = value

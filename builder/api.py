@@ -7,40 +7,47 @@ one when it is first used, so ``daimyo`` starts as fast as before.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
+from builder.catalog.loader import load_catalog as load
+from builder.check import check_source
+from builder.check import check_text as _check_text
+from builder.errors import Diagnostic, ListError
 from builder.i18n import L_
+from builder.lists.document import ListDoc
+from builder.lists.document import load_list as _load
+from builder.lists.document import parse_list as _parse
+from builder.lists.dump import dump_list_yaml
+from builder.lists.editor import ListEditor
+from builder.lists.options import options as options_of
+from builder.paths import is_file
+from builder.share.api import export_doc, link_of, parse_source_text, read_source, viewer_base
+from builder.share.api import validate as validate_shared
+from builder.systems import find_system, get
 
 
 def check(source, packs=()):
     """Check a list: ``source`` is a file path, a ``ListEditor`` or a parsed ``ListDoc``;
     ``packs`` are extra pack files. Returns a ``CheckResult`` (``.legal``, ``.findings``,
     ``.summary``, ``.to_json()``). Raises ``DaimyoError`` for input that cannot be read."""
-    from builder.check import check_source
-
     return check_source(source, packs)
 
 
 def check_text(text: str, file: str = "<list>", packs=(), base_dir=None):
     """Check a list given as YAML or JSON text (``file`` names it in messages; packs written in
     it are relative to ``base_dir``)."""
-    from builder.check import check_text as _check_text
-
     return _check_text(text, file, list(packs), base_dir=Path(base_dir) if base_dir is not None else None)
 
 
 def load_list(path, display: str | None = None):
     """Read a list file into a ``ListDoc`` (plain data, positions, the common keys);
     ``ListError`` with one located line per problem when it is not a list."""
-    from builder.lists.document import load_list as _load
-
     return _load(path, display)
 
 
 def parse_list(text: str, file: str = "<list>", base_dir=None):
     """A list given as text, read into a ``ListDoc``."""
-    from builder.lists.document import parse_list as _parse
-
     return _parse(text, file, base_dir=Path(base_dir) if base_dir is not None else None)
 
 
@@ -48,10 +55,6 @@ def validate(source, display: str | None = None):
     """Read a list (a file path or a ``ListDoc``) and validate it against its game's pydantic list
     model (``gs.document.model``): the ``ListDoc`` when it fits, else ``ListError`` with one
     line per problem at the line and column of the value (``FILE:LINE:COL: error: ...``)."""
-    from builder.errors import ListError
-    from builder.lists.document import ListDoc
-    from builder.systems import get
-
     doc = source if isinstance(source, ListDoc) else load_list(source, display)
     problems = get(doc.system).document.validate(doc.data, doc.positions)
     if problems:
@@ -61,17 +64,11 @@ def validate(source, display: str | None = None):
 
 def load_catalog(system: str, packs=()):
     """The validated catalog of ``system`` (an id or alias) with ``packs`` applied."""
-    from builder.catalog.loader import load_catalog as load
-    from builder.systems import find_system
-
     return load(find_system(system).id, list(packs))
 
 
 def _imported(source, system: str | None = None):
     """A list in any share format, read: a ``ListEditor``, a path, a share code or text."""
-    from builder.lists.editor import ListEditor
-    from builder.share.api import parse_source_text, read_source
-
     if isinstance(source, ListEditor):
         return parse_source_text(source.text, source.file, system, source.base_dir)
     if isinstance(source, os.PathLike):
@@ -88,13 +85,11 @@ def export(source, to: str = "text", system: str | None = None, base_url: str | 
     by default ``DAIMYO_VIEWER`` or ``viewer`` in config.toml). ``source``: a ``ListEditor``, a
     file path, a share code, a link or text in any of those formats (``system`` names the game of
     a plain card list)."""
-    from builder.share.api import export_doc, link_of, validate, viewer_base
-
     if to == "link":
         base = viewer_base(base_url)
         return link_of(export_doc(_imported(source, system).doc, "code"), base)
     imp = _imported(source, system)
-    res = validate(imp)
+    res = validate_shared(imp)
     return export_doc(imp.doc, to, res.summary if res is not None else None)
 
 
@@ -103,11 +98,6 @@ def import_(source, system: str | None = None, base_dir=None):
     ``ListEditor`` on its YAML, ready to edit, check or save. Packs it names are looked for
     relative to ``base_dir`` (default: where the source came from); one not found there is left
     out, and said so in the editor's ``import_notes`` (with the other notes of the import)."""
-    from builder.errors import Diagnostic
-    from builder.lists.dump import dump_list_yaml
-    from builder.lists.editor import ListEditor
-    from builder.paths import is_file
-
     imp = _imported(source, system)
     folder = Path(base_dir) if base_dir is not None else imp.base_dir
     doc, notes = dict(imp.doc), imp.warnings()
@@ -134,8 +124,7 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
     setup sheet (Senji). ``source``: a list file or a ``ListEditor`` (its current text, saved
     or not). Options as ``daimyo print``: paper, card, bleed, marks, backs, duplex, offset,
     ink_saver. Returns the written path; an existing file is replaced only with ``force``."""
-    from builder.lists.editor import ListEditor
-    from builder.render.api import render_list
+    from builder.render.api import render_list  # noqa: PLC0415 - reportlab only when a PDF is asked for; the other calls of the API load none
 
     if not isinstance(source, ListEditor):
         return render_list(source, out_path, force=force, **options)
@@ -145,8 +134,6 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
         and source.path.read_text(encoding="utf-8") == source.text
     ):
         return render_list(source.path, out_path, force=force, **options)
-    import tempfile
-
     fd, tmp = tempfile.mkstemp(prefix=".daimyo-", suffix=".yaml", dir=source.base_dir)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -164,9 +151,6 @@ def options(
 ):
     """What could be added to ``lst`` now (``builder.lists.options.options``): ``lst`` is a
     ``ListEditor``, or a path or text that one is opened from."""
-    from builder.lists.editor import ListEditor
-    from builder.lists.options import options as options_of
-
     if not isinstance(lst, ListEditor):
         lst = (
             ListEditor.open(lst)

@@ -10,6 +10,7 @@ same function the typer command runs. This module holds what every command print
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import sys
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from builder import i18n
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal, unknown_format
 from builder.systems import find_system
+from builder.yamlio import begin_command
 
 if TYPE_CHECKING:
     from builder.findings import CheckResult
@@ -42,7 +44,7 @@ def fail(exc: DaimyoError) -> None:
     """Print ``exc`` (``error_lines``) on standard error and end with its exit code."""
     for line in error_lines(exc):
         echo(line, err=True)
-    import typer
+    import typer  # noqa: PLC0415 - typer only on the typer route; the quick route of `daimyo check` loads none
 
     raise typer.Exit(exc.exit_code)
 
@@ -53,7 +55,7 @@ def formats(*names: str):
 
     def check(value):
         if value is not None and value not in names:
-            import typer
+            import typer  # noqa: PLC0415 - typer only on the typer route; the quick route of `daimyo check` loads none
 
             raise typer.BadParameter(unknown_format(value, names))
         return value
@@ -83,8 +85,8 @@ def run_check(
     1 illegal or, with ``strict``, warned, 2 unreadable input). Both routes to the command (the
     typer app and the quick route of ``main``) run it. ``collection``: a note for each entry used
     beyond what the collection holds (the exit code stays the rules')."""
-    from builder.check import check_doc
-    from builder.lists.document import load_list
+    from builder.check import check_doc  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
+    from builder.lists.document import load_list  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
 
     if format not in ("text", "json", "csv"):
         echo(
@@ -120,12 +122,12 @@ def run_check(
 def _write_results(results: list[CheckResult], read: list[dict[str, Any]], format: str) -> None:
     """``check``'s JSON or CSV answer for every list checked (the text is written list by list)."""
     if format == "json":
-        from builder.share.fingerprint import fingerprint_of_result
+        from builder.share.fingerprint import fingerprint_of_result  # noqa: PLC0415 - the share fingerprint only for check's JSON
 
         rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r, d)) for r, d in zip(results, read, strict=True)]
         echo(json.dumps(rows, indent=2, ensure_ascii=False))
     if format == "csv":
-        from builder.render.book import results_csv
+        from builder.render.book import results_csv  # noqa: PLC0415 - the book's CSV writer (and what it loads) only for check's CSV
 
         echo(results_csv(results, read).rstrip("\n"))
 
@@ -139,18 +141,18 @@ def _failed(exc: DaimyoError) -> int:
 
 def _collection() -> Collection:
     """The player's collection (``check --collection``), read once for every list checked."""
-    from builder.lists import collection
+    from builder.lists import collection  # noqa: PLC0415 - the collection (ruamel.yaml) only for `check --collection`
 
     return collection.read_collection()
 
 
 def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:
     """``check``'s text answer for one list: its result and, with ``explain``, its limits."""
-    from builder.check import use_color, write_result
+    from builder.check import use_color, write_result  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
 
     write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
     if explain:
-        from builder.analytics.stats import limit_lines
+        from builder.analytics.stats import limit_lines  # noqa: PLC0415 - the limits only for `check --explain`
 
         for line in limit_lines(file, packs):
             echo(line)
@@ -222,8 +224,6 @@ def _run_quick_check(
     """``run_check`` as the typer app runs it: each command reads its input afresh and releases the
     files it locked; an interruption ends with exit 130, a closed output pipe with exit 1. A
     DaimyoError escaping is printed by ``main``, as one escaping the typer app is."""
-
-    from builder.yamlio import begin_command
 
     begin_command()
     try:
@@ -307,8 +307,6 @@ def main() -> None:
         quick = quick_check_args(args)
         if quick is not None:
             sys.exit(_run_quick_check(*quick))
-        import importlib
-
         # the typer app, by name: its modules import the helpers above
         importlib.import_module("builder.commands.app").app_for(args)()
     except DaimyoError as exc:  # raised outside a command's own handling

@@ -8,23 +8,27 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from builder import SYSTEMS
-from builder.errors import DaimyoError, option
+from builder.catalog.browse import check_catalogs
+from builder.check import check_doc, format_result
+from builder.errors import DaimyoError, UsageError, option
 from builder.i18n import L_
+from builder.lists.document import load_list
+from builder.paths import examples_dir
+from builder.systems import ids
+from builder.yamlio import atomic_write
 
 
 def example_lists() -> list[Path]:
-    from builder.paths import examples_dir
-
     return sorted(p for p in examples_dir().glob("*.yaml") if p.is_file())
 
 
 def example_packs() -> list[str]:
-    from builder.paths import examples_dir
-
     return [str(p) for p in sorted((examples_dir() / "packs").glob("*.yaml"))]
 
 
@@ -32,8 +36,6 @@ MANIFEST = ".daimyo-demo"  # the files an earlier demo wrote into the folder, wi
 
 
 def _digest(path: Path) -> str | None:
-    import hashlib
-
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -41,8 +43,6 @@ def _digest(path: Path) -> str | None:
 
 
 def _read_manifest(folder: Path) -> dict[str, str]:
-    import json
-
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -51,21 +51,12 @@ def _read_manifest(folder: Path) -> dict[str, str]:
 
 
 def _write_manifest(folder: Path, written: dict[str, str]) -> None:
-    import json
-
-    from builder.yamlio import atomic_write
-
     atomic_write(folder / MANIFEST, json.dumps(written, indent=1, sort_keys=True) + "\n", force=True)
 
 
 def run_demo(out: str, echo, force: bool = False) -> int:
     """Run the demo into the folder ``out``. Files the demo wrote before (same name, unchanged
     since) are replaced; any other existing file is kept and reported unless ``force``."""
-    from builder.catalog.browse import check_catalogs
-    from builder.check import check_doc, format_result
-    from builder.lists.document import load_list
-    from builder.systems import ids
-
     echo("== catalog and example packs")
     for line in check_catalogs(None, example_packs(), ids()):
         echo("  " + line)
@@ -87,7 +78,7 @@ def run_demo(out: str, echo, force: bool = False) -> int:
         if not res.legal:
             status = max(status, 1)
     try:
-        from builder.render import api as render_api
+        from builder.render import api as render_api  # noqa: PLC0415 - an install may leave the print module out; the demo then checks without printing
     except ImportError:
         printing = False
     else:
@@ -97,8 +88,6 @@ def run_demo(out: str, echo, force: bool = False) -> int:
         try:
             outdir.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as exc:
-            from builder.errors import UsageError
-
             why = (
                 "it or a folder above it is a file"
                 if isinstance(exc, (FileExistsError, NotADirectoryError))

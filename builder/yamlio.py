@@ -23,6 +23,11 @@ from builder.errors import DaimyoError, Diagnostic, WouldOverwrite, option
 from builder.i18n import L_
 from builder.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_PACK_VALUES, long_integer_problem, number_problem
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX (Windows): no file locks; the content checks still guard
+    fcntl = None  # type: ignore[assignment]
+
 Path_ = tuple  # a value path: ("troops", 3, "models")
 
 
@@ -649,10 +654,9 @@ def _unlock(fd) -> None:
     if fd is None:
         return
     try:
-        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
-
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    except (ImportError, OSError):
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
         pass
     try:
         os.close(fd)
@@ -663,9 +667,7 @@ def _unlock(fd) -> None:
 def _lock(path: str, name: str):
     """An exclusive lock on the file now at ``path`` (waiting for another daimyo editing it),
     as a descriptor, or None where the system has no locks."""
-    try:
-        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
-    except ImportError:  # pragma: no cover - Windows: the unchanged-content check still holds
+    if fcntl is None:  # pragma: no cover - Windows: the unchanged-content check still holds
         return None
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
     while True:

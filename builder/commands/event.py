@@ -53,7 +53,7 @@ def guarded(name: str) -> Callable[[F], F]:
                 return fn(*args, **kwargs)
             except Exception as exc:
                 if type(exc).__module__.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3"):
-                    from builder.event.db import db_error
+                    from builder.event.db import db_error  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
                     raise db_error(exc) from None
                 raise
@@ -64,7 +64,7 @@ def guarded(name: str) -> Callable[[F], F]:
 
 
 def _open(folder: str):
-    from builder.event.store import Event
+    from builder.event.store import Event  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     return Event.open(folder)
 
@@ -96,8 +96,8 @@ def new_cmd(
     ),
 ):
     """Create an event in a folder; prints the organiser's address with its token (shown once)."""
-    from builder.event.intake import setting_value
-    from builder.event.store import Event
+    from builder.event.intake import setting_value  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    from builder.event.store import Event  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     settings = {}
     if points is not None:
@@ -212,7 +212,7 @@ def serve_cmd(
         raise UsageError(_("--port {port}: give a port from 0 to 65535").format(port=port), _("0 takes any free port"))
 
     begin_command(track=False)
-    from builder.event.web.app import serve
+    from builder.event.web.app import serve  # noqa: PLC0415 - the event's web stack only when the event is served
 
     serve(folder, host, port, echo)
 
@@ -232,7 +232,7 @@ def submit_cmd(
     ),
 ):
     """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
-    from builder.event.client import submit
+    from builder.event.client import submit  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     res = submit(url, list_, token, wait, timeout)
     echo(
@@ -279,7 +279,7 @@ def export_cmd(
     force: bool = typer.Option(False, "--force", help="replace an existing output file"),
 ):
     """One row per player: player, status, version, verdict, legal, total, fingerprint, commitment, time."""
-    from builder.event.outputs import export_text
+    from builder.event.outputs import export_text  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     text = export_text(_open(folder), format)
     if out:
@@ -298,7 +298,7 @@ def book_cmd(
     paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
 ):
     """The organiser's book of every player's latest list (after the reveal)."""
-    from builder.event.outputs import write_book
+    from builder.event.outputs import write_book  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
     echo(_("wrote {file}").format(file=path))
@@ -311,7 +311,7 @@ def verify_cmd(
 ):
     """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
 
-    from builder.event.outputs import verify
+    from builder.event.outputs import verify  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     if not math.isfinite(timeout) or not 0 < timeout <= 86400:
         raise UsageError(_("--timeout {timeout}: give seconds from 0 to 86400").format(timeout=f"{timeout:g}"))
@@ -347,7 +347,7 @@ def backup_cmd(
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ):
     """Every row of the event in one file (restore it with 'daimyo event restore')."""
-    from builder.event.outputs import backup
+    from builder.event.outputs import backup  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     n = backup(_open(folder), out, force=force)
     echo(ngettext("wrote {file} ({n} submission)", "wrote {file} ({n} submissions)", n).format(file=out, n=n))
@@ -360,7 +360,7 @@ def restore_cmd(
     database: Optional[str] = typer.Option(None, "--database", help="postgresql://... [default: SQLite in the folder]"),
 ):
     """Restore an event from a backup into a new folder (and database)."""
-    from builder.event.outputs import restore
+    from builder.event.outputs import restore  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     _ev, n = restore(backup_file, folder, database)
     echo(
@@ -402,7 +402,7 @@ def _table_text(p: dict[str, Any]) -> str:
 
 def _day() -> Any:
     """``builder.event.day``, imported when a command of the day runs (it brings the database's libraries)."""
-    from builder.event import day
+    from builder.event import day  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
 
     return day
 

@@ -56,7 +56,7 @@ def serve_cmd(
 
     begin_command(track=False)  # a server's requests are not one command's inputs and outputs
 
-    from builder.web.launch import prepare  # the web builder: imported by this command alone
+    from builder.web.launch import prepare  # noqa: PLC0415 - the web builder: imported by this command alone
 
     launch = prepare(folder, host=host, port=port, token=token, workers=workers)
     if launch.warning:
@@ -90,7 +90,7 @@ def viewer_cmd(
     """
 
     begin_command(track=False)
-    from builder.viewer.serve import check_options, run  # the web stack: imported by this command alone
+    from builder.viewer.serve import check_options, run  # noqa: PLC0415 - the web stack: imported by this command alone
 
     check_options(port, workers)
     echo(f"daimyo viewer: open http://{host}:{port}/ (Ctrl-C stops it)")

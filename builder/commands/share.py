@@ -78,7 +78,7 @@ def export_cmd(
     if dest is not None:
         raise UsageError(_("unexpected argument '{argument}'").format(argument=dest), _("only --to tts takes a folder"))
     if to == "html":
-        from builder.viewer.table import table_of  # the table view: loaded by this format alone
+        from builder.viewer.table import table_of  # noqa: PLC0415 - the table view: loaded by this format alone
 
         imp = read_source(source, _system(system))
         _warn(imp)

@@ -17,6 +17,7 @@ from ruamel.yaml.tokens import CommentToken
 
 from builder.errors import Diagnostic, ListError, UsageError
 from builder.i18n import L_
+from builder.kit.numbers import number
 from builder.names import did_you_mean, normalize
 
 
@@ -309,11 +310,6 @@ def set_key_ordered(data, key: str, value, order) -> None:
         items.insert(pos, (key, value))
         data.clear()
         data.update(items)
-
-
-def number(v):
-    """``v`` when it is a number (not a bool), else None."""
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 __all__ = [

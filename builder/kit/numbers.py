@@ -33,3 +33,8 @@ def plain_value(v: object, digits: int = 2) -> object:
     if isinstance(v, float):
         return int(v) if v.is_integer() else round(v, digits)
     return v
+
+
+def number(v):
+    """``v`` when it is a number (not a bool), else None."""
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.loader import load_catalog
 from builder.errors import ListError
 from builder.findings import CheckResult
 from builder.i18n import SOURCE_LANGUAGE, use
 from builder.lists.document import ListDoc
+from builder.lists.packchanges import list_drift
+from builder.rulebooks import humanize
+from builder.systems import get
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -31,9 +35,6 @@ def resolve_house_rules(doc: ListDoc, catalog: Catalog) -> dict[str, Any]:
 
 
 def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog: Catalog | None = None) -> CheckResult:
-    from builder.catalog.loader import load_catalog
-    from builder.systems import get
-
     if catalog is None:
         catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     rules = resolve_house_rules(doc, catalog)
@@ -44,8 +45,6 @@ def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog: Catalog | 
     summary = mod.summary(lst, catalog, rules)
     for f in findings:
         if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
-            from builder.rulebooks import humanize
-
             with use(SOURCE_LANGUAGE):  # the message is the English text; a translation is made where shown
                 f.message = humanize(f.message, bare=False)
         if f.loc is not None and f.line is None:
@@ -69,8 +68,6 @@ def _pack_changes(doc: ListDoc) -> list[str]:
     """For a list that records the packs it was checked with: the packs that differ here."""
     if not doc.data.get("checked_with") or not doc.data.get("packs"):
         return []
-    from builder.lists.packchanges import list_drift
-
     return list_drift(doc)
 
 

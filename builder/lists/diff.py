@@ -12,10 +12,16 @@ and name, a Kensei troop by its name (its units added up), a Senji player by nam
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.loader import load_catalog
 from builder.kit.numbers import plain_value
+from builder.lists.check import check_doc
+from builder.lists.document import load_list
+from builder.names import quoted
+from builder.systems import get
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -36,10 +42,6 @@ class Side:
 
 
 def load_side(path: str | Path, packs: Iterable[str] = ()) -> Side:
-    from builder.catalog.loader import load_catalog
-    from builder.lists.check import check_doc
-    from builder.lists.document import load_list
-
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in packs])
     return Side(doc, catalog, check_doc(doc, catalog=catalog))
@@ -64,8 +66,6 @@ def _verdict(res: CheckResult) -> str:
 
 def side_facts(side: Side, file: str | None = None) -> dict:
     """What the comparison says of one list: file, game, name, total and verdict."""
-    from builder.systems import get
-
     res = side.result
     t = get(res.system).view.tally(res.summary or {})
     c = res.counts()
@@ -86,8 +86,6 @@ def entries_of(side: Side) -> dict[str, dict]:
     """The entries of a list by what they are: ``{key: {"name", "what", "count", "text"}}``
     (``what``: the list key or part they belong to; ``count``: copies, models or provinces;
     ``text``: the entry as a person reads it in the comparison)."""
-    from builder.systems import get
-
     doc, catalog = side.doc, side.catalog
     gs = get(doc.system)
     out: dict[str, dict] = {}
@@ -152,8 +150,6 @@ def entries_of(side: Side) -> dict[str, dict]:
 
 def settings_of(side: Side) -> dict:
     """The list-level values (not its entries): name, notes, clan, points, side and the like."""
-    from builder.systems import get
-
     gs = get(side.doc.system)
     skip = set(gs.entries) | {k for k, _ in gs.editing.held_sections} | {"system", "packs", "players"}
     out = {}
@@ -238,8 +234,6 @@ def verdict_text(f: dict) -> str:
 
 def diff_lines(d: dict) -> list[str]:
     """The comparison as text, the way ``daimyo diff`` prints it."""
-    from builder.names import quoted
-
     a, b = d["a"], d["b"]
     lines = [
         f"--- {a['file']}: {a['system']} {quoted(a['name'])}, {_total(a)}, {verdict_text(a)}",
@@ -278,8 +272,6 @@ def _shown(v: object) -> str:
 def variant_name(name: str) -> str:
     """The name of a list's variant: "Buke vanguard" -> "Buke vanguard (variant)", then
     "(variant 2)" and on."""
-    import re
-
     m = re.fullmatch(r"(.*) \(variant(?: (\d+))?\)", name or "")
     if m:
         return f"{m.group(1)} (variant {int(m.group(2) or 1) + 1})"

@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from builder import state
-from builder.errors import Diagnostic, ListError
+from builder.catalog.packfiles import not_found_hint, resolve_recorded
+from builder.errors import DaimyoError, Diagnostic, ListError
 from builder.i18n import L_
 from builder.kit.fields import COMMON_KEYS
-from builder.limits import MAX_VALUES, number_problem
+from builder.limits import MAX_VALUES, number_problem, too_many_values_message, values_over
+from builder.lists.schema import keys
 from builder.names import did_you_mean
-from builder.yamlio import Positions, parse_yaml, read_text
+from builder.systems import ids, is_system
+from builder.yamlio import Positions, parse_yaml, read_text, too_deep, too_deep_diag
 
 
 @dataclass
@@ -58,15 +61,10 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     """The list document in ``text``; ``parsed``: the (data, positions) this very text was
     already read as (by :func:`parse_plain`, or ``parse_yaml`` where that gives None): it
     is not read again."""
-    from builder.errors import DaimyoError
-    from builder.yamlio import too_deep, too_deep_diag
-
     if parsed is None:
         if too_deep(text):  # every reader below is recursive
             raise ListError(too_deep_diag(file))
         parsed = _parse_simple(text, file)
-    from builder.limits import too_many_values_message, values_over
-
     if parsed is _TOO_MANY or (parsed is None and text.count("\n") > 4 * MAX_VALUES):
         raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint=L_("split it into several lists")))
     if parsed is not None:
@@ -102,8 +100,6 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
                 ),
             )
         )
-    from builder.systems import ids
-
     SYSTEMS = ids()
     diags = []
     system = data.get("system")
@@ -128,8 +124,6 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     base = base_dir if base_dir is not None else Path(".")
     resolved = []
     for i, p in enumerate(packs):
-        from builder.catalog.packfiles import not_found_hint, resolve_recorded
-
         found = resolve_recorded(p, data, base, system if isinstance(system, str) else None)
         if found is None:
             pp = Path(p)
@@ -212,8 +206,6 @@ def parse_plain(text: str, file: str = "<list>") -> tuple[Any, Positions] | None
     (block mappings and lists of plain or quoted scalars, comments), read without the YAML
     library; None for anything else (or a document too deep or too long for it), which the
     YAML library then reads. The values and positions are those ``parse_yaml`` gives."""
-    from builder.yamlio import too_deep
-
     if too_deep(text):
         return None
     parsed = _parse_simple(text, file)
@@ -447,9 +439,6 @@ def looks_like_pack(data: object) -> bool:
     system = data.get("system")
     if not isinstance(system, str):
         return False
-    from builder.lists.schema import keys
-    from builder.systems import is_system
-
     s = system.strip().lower()
     if not is_system(s):
         return False

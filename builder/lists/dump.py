@@ -16,6 +16,12 @@ import io
 import re
 from typing import TYPE_CHECKING, Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
+
+from builder.lists.schema import schema
+from builder.systems import is_system
+
 if TYPE_CHECKING:
     from builder.kit.fields import Field
 
@@ -34,9 +40,6 @@ def _order(data: dict, keys: list[str]) -> dict:
 
 def _schema_keys(system: object) -> Any:
     try:
-        from builder.lists.schema import schema
-        from builder.systems import is_system
-
         if isinstance(system, str) and is_system(system):
             return schema(system)
     except Exception:  # pragma: no cover - the schema is part of the package
@@ -45,8 +48,6 @@ def _schema_keys(system: object) -> Any:
 
 
 def _prepare(value: Any, field: Field | None = None) -> Any:
-    from ruamel.yaml.scalarstring import LiteralScalarString
-
     if isinstance(value, dict):
         if field is not None and field.kind == "items":
             keys = [f.key for f in field.fields]
@@ -58,16 +59,12 @@ def _prepare(value: Any, field: Field | None = None) -> Any:
     if isinstance(value, str) and "\n" in value and _literal_ok(value):
         return LiteralScalarString(value)
     if isinstance(value, str) and value.lower() in _YAML11_WORDS:
-        from ruamel.yaml.scalarstring import SingleQuotedScalarString
-
         return SingleQuotedScalarString(value)  # YAML 1.1 readers would take these for true/false
     return value
 
 
 def _key(k: Any) -> Any:
     if isinstance(k, str) and k.lower() in _YAML11_WORDS:
-        from ruamel.yaml.scalarstring import SingleQuotedScalarString
-
         return SingleQuotedScalarString(k)
     return k
 
@@ -80,8 +77,6 @@ def _literal_ok(text: str) -> bool:
 
 def dump_list_yaml(data: dict) -> str:
     """A list document as block-style YAML, keys in the documented order, stable."""
-    from ruamel.yaml import YAML
-
     fields = _schema_keys(data.get("system")) if isinstance(data, dict) else None
     if fields is not None:
         ordered = _order(data, [f.key for f in fields])

@@ -29,13 +29,32 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
 from builder.i18n import L_
+from builder.kit.edit import dump_roundtrip, load_roundtrip
+from builder.lists import check as list_check
+from builder.lists import document as list_document
+from builder.lists import splice
+from builder.lists.compare import compare
+from builder.lists.new import NewListRequest, start
+from builder.lists.ops import Add, HouseRule, Part, Remove, Set
+from builder.lists.options import options
+from builder.lists.packchanges import recorded_packs, recording_notes
+from builder.systems import get
+from builder.yamlio import atomic_write, read_for_edit
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX (Windows): no file locks; the content checks still guard
+    fcntl = None  # type: ignore[assignment]
 
 Edit = Callable[[Any], tuple[list[str], tuple | None]]  # an edit of a list's tree: (notes, where it went)
 
@@ -62,8 +81,6 @@ class Change:
     @property
     def comparison(self) -> Comparison:
         if self._comparison is None:
-            from builder.lists.compare import compare
-
             self._comparison = compare(self.before, self.after, self.target)
         return self._comparison
 
@@ -174,8 +191,6 @@ class ListEditor:
     @classmethod
     def open(cls, path: str | os.PathLike, extra_packs: Iterable[str | os.PathLike] = ()) -> ListEditor:
         """The list file at ``path``; ``ListError`` if it does not read as a list."""
-        from builder.yamlio import read_for_edit
-
         text = read_for_edit(path, display=str(path))  # an input it may write back
         ed = cls(text, file=str(path), path=path, extra_packs=extra_packs)
         ed._disk = _digest(text.encode("utf-8"))
@@ -204,8 +219,6 @@ class ListEditor:
         declares them, e.g. ``clan="buke"``; ``name``; ``packs`` as written in the list); returns
         the editor and notes for a person. Nothing is written until :meth:`save`. The list is
         made by ``builder.lists.new.start``, as ``daimyo new`` and the web builder make theirs."""
-        from builder.lists.new import NewListRequest, start
-
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
         name, packs = options.pop("name", None), list(options.pop("packs", None) or [])
         new = start(NewListRequest(system, options, name, packs, pack_files, folder))
@@ -217,15 +230,10 @@ class ListEditor:
     def _read(self, text: str) -> _State:
         """The state of ``text``: read once and checked once (the check reads the list as its
         game does: wrong shapes raise ``ListError``)."""
-        from builder.lists.check import check_doc
-        from builder.lists.document import parse_list
-
-        doc = parse_list(text, self.file, base_dir=self.base_dir)
+        doc = list_document.parse_list(text, self.file, base_dir=self.base_dir)
         if self._catalog is None:
-            from builder.catalog.loader import load_catalog
-
             self._catalog = load_catalog(doc.system, list(doc.packs) + self.extra_packs)
-        return _State(text, doc, check_doc(doc, catalog=self._catalog))
+        return _State(text, doc, list_check.check_doc(doc, catalog=self._catalog))
 
     @classmethod
     def known(
@@ -289,16 +297,12 @@ class ListEditor:
     def check(self) -> CheckResult:
         """The check result of the list as it is now (``CheckResult``)."""
         if self._state.result is None:  # pragma: no cover - every state is checked when read
-            from builder.lists.check import check_doc
-
-            self._state.result = check_doc(self._state.doc, catalog=self._catalog)
+            self._state.result = list_check.check_doc(self._state.doc, catalog=self._catalog)
         return self._state.result
 
     # -- editing ------------------------------------------------------------------------------
 
     def _tree(self) -> Any:
-        from builder.kit.edit import load_roundtrip
-
         return load_roundtrip(self.text, self.file)
 
     def apply(self, op: Any) -> Change:
@@ -310,8 +314,6 @@ class ListEditor:
     def _apply(self, edit: Edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` and keep the new text: written in place when the
         change fits there, else through a round-trip tree of the whole text."""
-        from builder.kit.edit import dump_roundtrip
-
         edit = self._recording(edit)
         before = self.check()
         spliced = self._spliced(edit)
@@ -335,7 +337,6 @@ class ListEditor:
         line, the web page, the JSON API) records the same thing with each edit, so a later
         check can tell when a pack changed under the list. A recorded pack that differs here
         now is said in the change's notes."""
-        from builder.lists.packchanges import recorded_packs, recording_notes
 
         def run(tree: Any) -> tuple[list[str], tuple | None]:
             notes, target = edit(tree)
@@ -350,8 +351,6 @@ class ListEditor:
     def _spliced(self, edit: Edit) -> tuple[_State, list[str], tuple | None] | None:
         """``edit`` run on a plain tree of the list and written into the text as small changes
         (``builder.lists.splice``); ``(state, notes, target)``, or None to take the round-trip path."""
-        from builder.lists import splice
-
         if len(self.text) < splice.MIN_CHARS:
             return None
         tree = splice.build_tree(self._state.doc.data)
@@ -373,8 +372,6 @@ class ListEditor:
     @property
     def game(self) -> GameSystem:
         """The list's ``GameSystem``."""
-        from builder.systems import get
-
         return get(self.system)
 
     def add(
@@ -397,8 +394,6 @@ class ListEditor:
         lets a card of the other side in, to ask what that would break). ``options``: the options
         of the game's own add by key (a plug-in game's). The change's ``breaks`` name the rules
         it breaks."""
-        from builder.lists.ops import Add
-
         return self.apply(
             Add(
                 name,
@@ -416,28 +411,20 @@ class ListEditor:
     def remove(self, name: str, count: int | None = 1, *, variant: bool = False) -> Change:
         """Take ``count`` copies of a card off the list (None: every copy), the last unit of a
         Kensei troop, or a Senji player, samurai card or province."""
-        from builder.lists.ops import Remove
-
         return self.apply(Remove(name, count, variant=variant))
 
     def set(self, key: str, value: str) -> Change:
         """Change a setting (Kensei commander, points, clan, occult, general; Senshiai size;
         HeroCard hero, max_hero_points; Satsuma side; name, author, notes of any list)."""
-        from builder.lists.ops import Set
-
         return self.apply(Set(key, value))
 
     def house_rule(self, key: str, value: object = None) -> Change:
         """Agree house rule ``key`` at ``value`` (None or 'default': back to the rulebook's reading)."""
-        from builder.lists.ops import HouseRule
-
         return self.apply(HouseRule(key, value))
 
     def set_part(self, where: tuple, field: str, value: object) -> Change:
         """Change ``field`` of the part of an entry at ``where`` (Senji: a player's family, samurai
         card or province)."""
-        from builder.lists.ops import Part
-
         return self.apply(Part(tuple(where), field, value))
 
     def undo(self) -> str:
@@ -489,8 +476,6 @@ class ListEditor:
 
     def options(self, **filters: Any) -> list[Any]:
         """Every entry that could be added now; see :func:`builder.lists.options.options`."""
-        from builder.lists.options import options
-
         return options(self, **filters)
 
     def copy(self) -> ListEditor:
@@ -534,14 +519,10 @@ class ListEditor:
     def _record_packs(self) -> None:
         """Record in the list (``checked_with``) the name, version and content hash of each pack
         it is checked with, so that a later check can tell when a pack changed under it."""
-        from builder.lists.packchanges import recorded_packs
-
         doc = self._state.doc
         new = recorded_packs(doc.data, self.base_dir, doc.system)
         if new is None:
             return
-        from builder.kit.edit import dump_roundtrip
-
         tree = self._tree()
         tree["checked_with"] = new
         self._state = self._read(dump_roundtrip(tree))
@@ -553,10 +534,6 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
     editor takes), the file is checked and replaced. With ``expected`` (the digest of the text
     the change was made from, see ``ListEditor.version``) a file that no longer holds that text
     (or is gone) is refused with ``ListChangedError`` and left as it is."""
-    from contextlib import contextmanager
-
-    from builder.yamlio import atomic_write
-
     target = Path(path)
     refuse_read_only(target)
 
@@ -586,8 +563,6 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
 def refuse_read_only(path: Path) -> None:
     """A list file marked read-only (no write permission for its owner, or none for this user)
     is not replaced by an edit: the replacing rename would ignore the mark."""
-    import stat
-
     try:
         st = os.stat(path)
     except OSError:
@@ -613,11 +588,11 @@ class folder_lock:
 
     def __enter__(self) -> folder_lock:
         try:
-            import fcntl
-
+            if fcntl is None:
+                raise OSError  # no file locks here: taken as a file system without them
             self.fd = os.open(self.folder, os.O_RDONLY)
             fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):  # no locks here: the comparison alone still guards
+        except OSError:  # no locks here: the comparison alone still guards
             if self.fd is not None:
                 os.close(self.fd)
             self.fd = None

@@ -18,9 +18,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ruamel.yaml.comments import CommentedMap
+
 from builder.errors import UsageError
 from builder.i18n import L_
+from builder.kit.edit import delete_key, set_key_ordered
 from builder.limits import whole_between
+from builder.names import did_you_mean
+from builder.systems.base import same_as, text_value
+from builder.systems.editing import refused
 
 if TYPE_CHECKING:
     from builder.systems.base import GameSystem
@@ -124,9 +130,6 @@ class Set:
             raise UsageError(L_("{key} is too long (at most {MAX_TEXT} characters)", key=self.key, MAX_TEXT=MAX_TEXT))
         if self.key in game.settings.keys or self.key not in TEXT_KEYS:
             return game.settings.apply(tree, catalog, self.key, self.value)
-        from builder.kit.edit import delete_key, set_key_ordered
-        from builder.systems.base import text_value
-
         if self.value.strip():  # the name, author or notes of any list
             set_key_ordered(tree, self.key, text_value(self.value), game.document.list_keys)
             return [f"set {self.key}"], (self.key,)
@@ -143,11 +146,6 @@ class HouseRule:
     value: Any = None
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
-        from ruamel.yaml.comments import CommentedMap
-
-        from builder.kit.edit import delete_key, set_key_ordered
-        from builder.names import did_you_mean
-
         rules = {h.id: h for h in catalog.model.house_rules}
         if self.key not in rules:
             raise UsageError(
@@ -198,8 +196,6 @@ class Part:
         if not self.where:
             raise UsageError(L_("say which part to change (where)"))
         if game.players is None:  # only a setup by player has parts to change
-            from builder.systems.editing import refused
-
             raise refused(game, "part")
         return game.players.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
 
@@ -233,8 +229,6 @@ def rule_value(h: Any, value: object) -> Any:
 def copies_of(game: GameSystem, catalog: Any, data: ListData, item: str) -> int:
     """Copies of a card in the list, as the builder shows them (a published deck counted card
     by card)."""
-    from builder.systems.base import same_as
-
     pick = game.editing.resolve(catalog, item, data)
     same = same_as(pick, catalog)
     total = 0

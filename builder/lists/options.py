@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.errors import DaimyoError, show_options
 from builder.kit.edit import number
+from builder.lists.check import check_doc
 from builder.lists.compare import compare
 from builder.names import fold
 
@@ -74,8 +77,6 @@ def _origin(catalog: Any, section: str, entry: Any) -> str:
     for p in catalog.packs:
         if p.get("file") == pack and p.get("pack"):
             return f"pack {p['pack']}"
-    from pathlib import Path
-
     return f"pack {Path(str(pack)).name}"
 
 
@@ -95,9 +96,6 @@ def options(
     accents ignored), ``max_cost`` (at most this cost; entries without a cost pass),
     ``only_ok`` (leave out what cannot be added). Entries come in catalog order.
     """
-    from builder.errors import DaimyoError
-    from builder.lists.check import check_doc
-
     gs: GameSystem = lst.game  # lst: a ListEditor (which imports this module)
     catalog, doc = lst.catalog, lst.doc
     before = lst.check()
@@ -114,8 +112,6 @@ def options(
         try:
             data, target, n = gs.questions.trial(doc.data, catalog, section, entry)
         except DaimyoError as exc:  # e.g. an attribute card the hero already has
-            from builder.errors import show_options
-
             message = show_options(exc.diagnostics[0].message if exc.diagnostics else str(exc))
             out.append(
                 Option(

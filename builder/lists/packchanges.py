@@ -12,7 +12,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder import state
+from builder.catalog.packfiles import (
+    bundled_dir,
+    candidates,
+    find_kept,
+    find_kept_by_hash,
+    install_dir,
+    kept_records,
+    resolve_pack,
+    user_pack_dirs,
+)
+from builder.catalog.packid import pack_id, read_pack
 from builder.errors import DaimyoError
+from builder.lists.document import looks_like_pack
+from builder.names import loose
+from builder.paths import display_path
+from builder.yamlio import parse_yaml, read_text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,8 +64,6 @@ def _show(v: object) -> str:
 
 
 def _entries(data: dict) -> dict:
-    from builder.names import loose
-
     out = {}
     for section, items in data.items():
         if not isinstance(items, list):
@@ -89,8 +102,6 @@ def summary(changes: list[EntryChange]) -> str:
 
 def names_in(data: Any) -> set[str]:
     """Every name a list document mentions (keys and text values), loosely compared."""
-    from builder.names import loose
-
     out = set()
 
     def walk(v: object) -> None:
@@ -111,8 +122,6 @@ def names_in(data: Any) -> set[str]:
 
 def for_list(changes: list[EntryChange], list_data: dict) -> list[EntryChange]:
     """The changes that concern entries this list uses."""
-    from builder.names import loose
-
     used = names_in(list_data)
     return [c for c in changes if c.kind != "added" and loose(c.name) in used]
 
@@ -147,10 +156,6 @@ def lists_in(paths: list[str]) -> list[Path]:
 
 def lists_using(pack_path: Path, paths: list[str]) -> list[tuple[Path, dict]]:
     """The lists among ``paths`` whose packs include the file ``pack_path``: (file, data)."""
-
-    from builder.catalog.packfiles import resolve_pack
-    from builder.lists.document import looks_like_pack
-    from builder.yamlio import parse_yaml, read_text
 
     out = []
     for f in lists_in(paths):
@@ -196,8 +201,6 @@ def _pack_id(path: Path) -> PackId:
     """``pack_id(path)``, kept while the file keeps its identity (device, inode, size, time of
     change): an edit session records the packs with every edit, and reads each pack once."""
 
-    from builder.catalog.packid import pack_id
-
     try:
         st = os.stat(path)
         key: tuple | None = (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
@@ -215,8 +218,6 @@ def _pack_id(path: Path) -> PackId:
 
 def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[dict]:
     """One ``checked_with`` entry per pack of the list that is found here."""
-    from builder.catalog.packfiles import resolve_pack
-
     out = []
     for ref in doc.get("packs") or []:
         path = resolve_pack(ref, base_dir, system or doc.get("system"))
@@ -238,9 +239,6 @@ def list_drift(doc: ListDoc) -> list[str]:
     """For a list that records the packs it was checked with (``checked_with``): one line per pack
     that differs here, with what that changes for the list's entries and how to bring the
     recorded version back."""
-    from builder.catalog.packfiles import find_kept, find_kept_by_hash, install_dir, resolve_pack
-    from builder.catalog.packid import pack_id, read_pack
-
     data = doc.data
     recorded = {str(e.get("pack")): e for e in data.get("checked_with") or [] if isinstance(e, dict)}
     out = []
@@ -296,9 +294,6 @@ def list_drift(doc: ListDoc) -> list[str]:
 def _shadowed(ref: str, doc: ListDoc, content: str) -> Path | None:
     """The pack file ``ref`` could mean, other than the one it resolves to, whose content is the
     one a list recorded (``content``: a hash prefix), or None."""
-    from builder.catalog.packfiles import candidates
-    from builder.catalog.packid import pack_id
-
     try:
         found = candidates(ref, doc.base_dir, doc.system)
     except (OSError, ValueError):
@@ -314,10 +309,6 @@ def _shadowed(ref: str, doc: ListDoc, content: str) -> Path | None:
 
 def _where(path: str | os.PathLike) -> str:
     """A pack file for people: the bundled pack by its name, an installed one with its source."""
-    from builder.catalog.packfiles import bundled_dir, install_dir, kept_records
-    from builder.catalog.packid import pack_id
-    from builder.paths import display_path
-
     p = Path(path)
     try:
         if p.resolve().parent == bundled_dir().resolve():
@@ -336,8 +327,6 @@ def recorded_packs(data: dict, base_dir: Path, system: str | None) -> list | Non
     already right. Recorded: the packs it already records, and every pack found in the user packs
     folder (installed packs, which ``daimyo pack update`` may replace under the list); a pack
     file of the list's own folder or a bundled one is not added."""
-
-    from builder.catalog.packfiles import resolve_pack, user_pack_dirs
 
     refs = [r for r in data.get("packs") or [] if isinstance(r, str)]
     if not refs:

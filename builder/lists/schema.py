@@ -15,9 +15,11 @@ The fields themselves (``Field``, the ``COMMON`` ones and ``CHECKED_WITH``) are 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from builder.kit.fields import CHECKED_WITH, COMMON, Field
+from builder.systems import get, ids, is_system
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -34,8 +36,6 @@ class _BySystem(Mapping):
         self._memo: dict = {}
 
     def __getitem__(self, system: str) -> Any:
-        from builder.systems import get, is_system
-
         if not isinstance(system, str) or not is_system(system):
             raise KeyError(system)
         gs = get(system)
@@ -45,19 +45,13 @@ class _BySystem(Mapping):
         return hit[1]
 
     def __iter__(self) -> Iterator[str]:
-        from builder.systems import ids
-
         return iter(ids())
 
     def __len__(self) -> int:
-        from builder.systems import ids
-
         return len(ids())
 
 
 def _shared(fields: Iterable[Field]) -> tuple[Field, ...]:
-    from dataclasses import replace
-
     return tuple(replace(f, fields=_shared(f.fields)) if f.fields else f for f in fields if f.shared)
 
 

@@ -23,6 +23,10 @@ import io
 import re
 from typing import TYPE_CHECKING, Any
 
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from builder.kit.edit import roundtrip_yaml
+
 if TYPE_CHECKING:
     from builder.lists.document import ListDoc
     from builder.yamlio import Positions
@@ -39,7 +43,6 @@ class _Unsupported(Exception):
 def build_tree(data: Any) -> Any:
     """A round-trip tree (``CommentedMap``/``CommentedSeq``, no comments) holding a copy of
     plain ``data``; edit functions written for round-trip trees run on it."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     def conv(v: object) -> Any:
         if type(v) is dict:
@@ -152,8 +155,6 @@ def _diff(old: Any, new: Any, raw: Any, path: tuple, out: list) -> None:
 
 def _fragment(value: object) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
-    from builder.kit.edit import roundtrip_yaml
-
     buf = io.StringIO()
     roundtrip_yaml().dump(value, buf)
     lines = buf.getvalue().split("\n")
@@ -164,8 +165,6 @@ def _fragment(value: object) -> list[str]:
 
 def _wrap(value: Any) -> Any:
     """A round-trip mapping or sequence around edited values (kept as they are)."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     if isinstance(value, dict):
         m = CommentedMap()
         for k, v in value.items():

@@ -47,6 +47,11 @@ from builder.errors import DaimyoError, Diagnostic, UsageError
 from builder.i18n import L_
 from builder.yamlio import may_replace
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX (Windows): no file locks; the content checks still guard
+    fcntl = None  # type: ignore[assignment]
+
 
 def folder() -> Path:
     return install_dir()
@@ -120,11 +125,11 @@ class locked:
                 )
             ) from None
         try:
-            import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
-
+            if fcntl is None:
+                raise OSError  # no file locks here: taken as a file system without them
             self.fd = os.open(f, os.O_RDONLY)
             fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):
+        except OSError:
             if self.fd is not None:
                 os.close(self.fd)
             self.fd = None

@@ -26,10 +26,15 @@ import importlib
 import json
 import os
 import sys
+import zlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from builder.errors import UnknownSystem, UsageError
 from builder.i18n import L_
+from builder.names import did_you_mean, loose
+from builder.paths import cache_dir
+from builder.yamlio import atomic_write
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -67,8 +72,6 @@ def _scan() -> dict[str, str]:
     installed package takes longer than a whole check, so the answer is kept in the cache folder
     while the folders on ``sys.path`` are unchanged (installing or removing a package changes
     its folder)."""
-    from builder.paths import cache_dir
-
     use_cache = os.environ.get("DAIMYO_NO_CACHE") != "1"
     stamps = []
     for folder in sys.path:
@@ -81,8 +84,6 @@ def _scan() -> dict[str, str]:
     # command run from two folders, keep their own instead of replacing each other's.
     # (a checksum names the file: two environments sharing one by chance only read the metadata
     # more often, as the key inside decides; hashlib would cost more than the read it saves)
-    import zlib
-
     where = "\n".join([sys.prefix, os.getcwd(), *sys.path])
     memo = cache_dir() / f"games-{zlib.crc32(where.encode()):08x}.json"
     if use_cache:
@@ -92,12 +93,10 @@ def _scan() -> dict[str, str]:
                 return kept["games"]
         except (OSError, ValueError, AttributeError):
             pass  # no answer kept, or an unreadable one: read the metadata
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # noqa: PLC0415 - the installed packages are read only when the cached scan is stale
 
     games = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINTS)}
     if use_cache:
-        from builder.yamlio import atomic_write
-
         try:
             memo.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(memo, json.dumps({"key": key, "games": games}))
@@ -148,8 +147,6 @@ def refresh() -> None:
 
 def register(system: GameSystem) -> None:
     """Add a game (a ``GameSystem`` instance) to the registry; its id must be new."""
-    from builder.errors import UsageError
-
     if not getattr(system, "id", ""):
         raise UsageError(L_("a game system needs an id: {system!r}", system=system))
     if system.id in _LOADED or system.id in _entry_points():
@@ -180,8 +177,6 @@ def get(system_id: str) -> GameSystem:
         if isinstance(hit, type) or (callable(hit) and not hasattr(hit, "id")):
             hit = hit()  # a class or a factory
         if getattr(hit, "id", None) != system_id:
-            from builder.errors import UsageError
-
             raise UsageError(
                 L_(
                     "the entry point '{system_id}' of {ENTRY_POINTS} ({value}) gives a game whose id is {getattr!r}",
@@ -197,8 +192,6 @@ def get(system_id: str) -> GameSystem:
 
 
 def _key(name: str) -> str:
-    from builder.names import loose
-
     return loose(name)
 
 
@@ -213,9 +206,6 @@ def find_system(name: str) -> GameSystem:
         s = get(sid)
         if want in {_key(s.id), _key(s.name), *(_key(a) for a in s.aliases)}:
             return s
-    from builder.errors import UnknownSystem
-    from builder.names import did_you_mean
-
     raise UnknownSystem(
         L_("unknown system '{name}'", name=name),
         did_you_mean(text, ids()) or L_("one of {values}", values=", ".join(ids())),
@@ -244,7 +234,7 @@ def catalog_folder(system: str) -> Path:
 
 def __getattr__(name: str) -> type[GameSystem]:
     if name == "GameSystem":
-        from builder.systems.base import GameSystem
+        from builder.systems.base import GameSystem  # noqa: PLC0415 - systems.base imports every part of a game; `import builder.systems` stays light
 
         return GameSystem
     raise AttributeError(name)

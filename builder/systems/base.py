@@ -14,6 +14,7 @@ from typing_extensions import TypeVar
 from builder.errors import UsageError
 from builder.i18n import L_
 from builder.kit.numbers import plural
+from builder.names import normalize
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
@@ -164,8 +165,6 @@ class Pick:
 
 def same_as(pick: Picked, catalog: Any) -> Callable[[object], bool]:
     """A test: does a name written in the list name the picked entry?"""
-    from builder.names import normalize
-
     want = normalize(pick.name)
 
     def same(written: object) -> bool:

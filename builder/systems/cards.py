@@ -7,12 +7,14 @@ the comment lines above the card they introduce.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.i18n import L_
-from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
+from builder.names import did_you_mean
+from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, plural, same_as
 from builder.systems.editing import EditingPart
 from builder.systems.parts import Cost, Entry, ListData, Summary, Where, part
 from builder.systems.questions import QuestionsPart
@@ -54,8 +56,6 @@ class CardQuestions(QuestionsPart):
                 yield section, c, self.game.kind_of(section, c), getattr(c, "cost", None)
 
     def trial(self, data: ListData, catalog: Any, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
-        import copy
-
         trial = dict(data)
         for key in self.game.entries + ("deck",):
             if isinstance(trial.get(key), (dict, list)):
@@ -76,8 +76,6 @@ class CardQuestions(QuestionsPart):
         )
 
     def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Any, list_data: ListData) -> str:
-        from builder.systems.base import plural
-
         return f"the deck would have {plural(summary.get('cards'), 'card')}"
 
 
@@ -92,8 +90,6 @@ class CardEditing(EditingPart):
     # -- names ----------------------------------------------------------------------------------
 
     def _unknown(self, catalog: Any, name: str) -> UsageError:
-        from builder.names import did_you_mean
-
         cands: list[str] = []
         for section, _ in self.game.sections:
             cands += catalog.suggest(section, name)
@@ -169,7 +165,7 @@ class CardEditing(EditingPart):
     def _add_pick(
         self, data: ListData, catalog: Any, pick: Pick, count: int, variant: bool, check_side: bool
     ) -> list[str]:
-        from builder.kit.edit import add_copies, insert_key_after, keys_naming
+        from builder.kit.edit import add_copies, insert_key_after, keys_naming  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         notes = self._prepare(data, catalog, pick, "adding", variant, check_side)
         mapping = mapping_of(data, pick.field)
@@ -192,8 +188,7 @@ class CardEditing(EditingPart):
     def remove(
         self, data: ListData, catalog: Any, name: str, count: int | None = 1, *, variant: bool = False, **options: Any
     ) -> list[str]:
-        from builder.kit.edit import keys_naming, remove_copies
-        from builder.names import did_you_mean
+        from builder.kit.edit import keys_naming, remove_copies  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         if count is not None and count < 1:
             raise UsageError(L_("{option} must be at least 1, not {count}", option=option("count"), count=count))

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from builder import state
+from builder.findings import from_restrictions, registry
 from builder.paths import data_root
 
 if TYPE_CHECKING:
@@ -105,8 +106,6 @@ class CatalogPart:
         """Every finding code a check of the game may give: ``{code: FindingCode}`` (severity,
         meaning, rulebook source), those of the rules module and those of the declarative
         restrictions of ``catalog`` (the game's catalog, as ``load_catalog`` gives it)."""
-        from builder.findings import from_restrictions, registry
-
         out = registry(getattr(self.rules(), "FINDING_CODES", {}))
         restrictions = getattr(catalog.model, "restrictions", None)
         for code, fc in from_restrictions(self.game.id, restrictions).items():

@@ -11,10 +11,11 @@ check`` imports pydantic.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Optional, Union
 
 from builder import state
 from builder.kit.fields import CHECKED_WITH, COMMON, Field
+from builder.kit.modelerrors import pydantic_diagnostics
 
 if TYPE_CHECKING:
     from builder.errors import Diagnostic
@@ -112,7 +113,7 @@ def list_model(system_id: str, fields: tuple[Field, ...]) -> Any:
 
 
 def _model(name: str, fields: tuple[Field, ...]) -> Any:
-    from pydantic import ConfigDict, create_model
+    from pydantic import ConfigDict, create_model  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
 
     config = ConfigDict(extra="forbid", defer_build=True)
     # pydantic's field definitions: (annotation made at run time, default; ... = required)
@@ -121,9 +122,7 @@ def _model(name: str, fields: tuple[Field, ...]) -> Any:
 
 
 def _annotation(f: Field, owner: str) -> Any:
-    from typing import Optional, Union
-
-    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
+    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
 
     name = Union[str, StrictInt, float]  # a name as YAML reads it (a card called 1600 is a number)
     if f.kind == "system":
@@ -151,9 +150,7 @@ def _annotation(f: Field, owner: str) -> Any:
             return Optional[dict[name, Optional[StrictInt | CustomCard]]]
         return Optional[dict[name, Optional[StrictInt]]]
     if f.kind == "items":
-        from typing import Annotated
-
-        from pydantic import BeforeValidator
+        from pydantic import BeforeValidator  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
 
         item = _model(f"{owner}_{f.key}", f.fields)
         key = f.item_key
@@ -168,9 +165,7 @@ def _annotation(f: Field, owner: str) -> Any:
 
 def validate(model: Any, data: dict[str, Any], positions: Any) -> list[Diagnostic]:
     """Diagnostics (file:line:col) for everything ``data`` breaks in ``model``; [] when it fits."""
-    from pydantic import ValidationError
-
-    from builder.kit.modelerrors import pydantic_diagnostics
+    from pydantic import ValidationError  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
 
     try:
         model.model_validate(data)

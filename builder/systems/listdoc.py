@@ -1,11 +1,12 @@
 """``DocumentPart``: a game's list document (``gs.document``). The fields themselves are in
-``builder.systems.documents``, imported when first asked for (a check that only reads a list
-does not need the share schema)."""
+``builder.systems.documents``, whose model is built when first asked for (a check that only reads
+a list does not need pydantic)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.systems.documents import document, list_model, validate
 from builder.systems.parts import ListData
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ class DocumentPart:
     @property
     def fields(self) -> tuple[Field, ...]:
         """The fields (``builder.kit.fields.Field``) of the game's own list keys, in order."""
-        from builder.systems.documents import document
-
         own = document(self.game.id)
         return tuple(self.declared) if own is None else own
 
@@ -46,12 +45,8 @@ class DocumentPart:
 
     def model(self) -> type:
         """The pydantic model of a list document of the game (built on first use)."""
-        from builder.systems.documents import list_model
-
         return list_model(self.game.id, self.fields)
 
     def validate(self, data: ListData, positions: object) -> list[Diagnostic]:
         """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
-        from builder.systems.documents import validate
-
         return validate(self.model(), data, positions)

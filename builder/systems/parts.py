@@ -39,6 +39,7 @@ part(KenseiText)``): the part is made from the game when first asked for. Their 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, TypeVar, overload, runtime_checkable
@@ -669,8 +670,6 @@ def _imported(target: str) -> Callable[[Any], Any]:
     module, _, name = target.partition(":")
 
     def make(game: Any) -> Any:
-        import importlib
-
         return getattr(importlib.import_module(module), name)(game)
 
     return make

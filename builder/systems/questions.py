@@ -6,6 +6,7 @@ The defaults try an entry with the game's own ``add``; a game changes them in it
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,8 +26,6 @@ class QuestionsPart:
     def trial(self, data: ListData, catalog: Any, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
         """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
         how many were added (models or copies)."""
-        import copy
-
         trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
         _notes, target = self.game.editing.add(
             trial, catalog, entry.name, None, variant=True, check_side=False, trial=True

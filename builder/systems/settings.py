@@ -7,6 +7,7 @@ from typing import Any
 
 from builder.errors import UsageError
 from builder.i18n import L_
+from builder.names import did_you_mean
 from builder.systems.parts import ListData, Where
 
 TEXT_KEYS = ("name", "author", "notes")
@@ -16,7 +17,7 @@ YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 def text_value(value: str) -> str:
     """``value`` to write as YAML text (quoted when YAML 1.1 would read it as true/false)."""
     if value.strip().lower() in YAML11_WORDS:
-        from ruamel.yaml.scalarstring import SingleQuotedScalarString
+        from ruamel.yaml.scalarstring import SingleQuotedScalarString  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         return SingleQuotedScalarString(value)
     return value
@@ -32,8 +33,6 @@ class SettingsPart:
 
     def value(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]:
         """The value to write for ``set KEY VALUE`` (None: remove the key) and a note, if any."""
-        from builder.names import did_you_mean
-
         if key not in self.keys:
             raise UsageError(
                 L_("cannot set '{key}' in a {id} {what}", key=key, id=self.game.id, what=self.game.what),
@@ -48,7 +47,7 @@ class SettingsPart:
 
     def apply(self, data: ListData, catalog: Any, key: str, value: str) -> tuple[list[str], Where]:
         """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
-        from builder.kit.edit import delete_key, set_key_ordered
+        from builder.kit.edit import delete_key, set_key_ordered  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         v, note = self.value(catalog, key, value)
         if v is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.kit.textform import CARDS_FACET, q
 from builder.systems.parts import ListData, Summary
 
 
@@ -37,8 +38,6 @@ class TextPart:
         return []
 
     def entries(self, doc: ListData, resolver: object) -> list[str]:
-        from builder.kit.textform import q
-
         held = doc.get(self.collection, {})
         if not isinstance(held, dict):
             return []
@@ -48,8 +47,6 @@ class TextPart:
         ]
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import CARDS_FACET
-
         return bool(CARDS_FACET.match(seg))
 
     def read_entry(self, p: Any, line: str, no: int, col: int) -> None:

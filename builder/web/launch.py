@@ -104,7 +104,7 @@ class Launch:
     def run(self) -> None:
         """Serve until interrupted (Ctrl-C stops it cleanly). Several workers: that many
         processes answer on the one port, each with the same token."""
-        import uvicorn
+        import uvicorn  # noqa: PLC0415 - the web stack only once the arguments are checked; a missing one is answered in one line
 
         app: Any = self.app
         try:
@@ -159,7 +159,7 @@ def worker_app():
     """The application of one of several server processes (``daimyo serve --workers N``): the
     workspace, token and form token its parent chose, the lists' history shared."""
 
-    from builder.web.app import create_app
+    from builder.web.app import create_app  # noqa: PLC0415 - the web stack only once the arguments are checked; a missing one is answered in one line
 
     begin_command(track=False)  # as 'daimyo serve' does: requests are not one command's inputs
     collect_less()
@@ -197,9 +197,9 @@ def prepare(
         )
     chosen = choose_port(host, port)
     try:
-        import uvicorn  # noqa: F401
+        import uvicorn  # noqa: F401, PLC0415 - the web stack only once the arguments are checked; a missing one is answered in one line
 
-        from builder.web.app import create_app
+        from builder.web.app import create_app  # noqa: PLC0415 - the web stack only once the arguments are checked; a missing one is answered in one line
     except ModuleNotFoundError as exc:
         raise UsageError(
             _("the web builder needs {name}, which is not installed").format(name=exc.name),

@@ -25,12 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.browse import complete_in
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.games.herocard.terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
+from builder.rules.limits import limit
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -527,8 +529,6 @@ def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
                     lst=lst,
                 )
             )
-    from builder.catalog.browse import complete_in
-
     for s in unknown_kind:
         out.append(
             _at(
@@ -558,8 +558,6 @@ def check_hero_points(lst: HeroList, catalog: Catalog, rules: HouseRules) -> lis
     lacking = [c for c in cards if c.hero_points is None]
     missing = [c.name for c in lacking]
     if missing:
-        from builder.catalog.browse import complete_in
-
         where = sorted({complete_in(catalog, "attribute_cards", c) for c in lacking})
         return [
             _at(
@@ -867,8 +865,6 @@ __all__ = [
 
 def limits(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """Hero points, action cards and copies of each card against what the rules allow."""
-    from builder.rules.limits import limit
-
     rows = []
     s = summary(lst, catalog, rules)
     if s.get("hero_points") is not None and s.get("max_hero_points") is not None:

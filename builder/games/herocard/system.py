@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import EditRefused, UsageError, option
 from builder.games.herocard.packs import HeroCardPacks
 from builder.i18n import L_
+from builder.kit.numbers import number
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
@@ -58,7 +59,7 @@ class HeroCardQuestions(CardQuestions):
     def left(
         self, section: str, summary: Summary, data: ListData, entry: Any, catalog: Catalog
     ) -> tuple[Cost | None, str | None]:
-        from builder.kit.edit import keys_naming, number
+        from builder.kit.edit import keys_naming  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         if section == "attribute_cards":
             hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
@@ -77,7 +78,7 @@ class HeroCardQuestions(CardQuestions):
         return f"{count or 1} {pick.name}", state, None
 
     def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
-        from builder.kit.edit import keys_naming
+        from builder.kit.edit import keys_naming  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         if pick.field == "attributes":
             hp = summary.get("hero_points")
@@ -175,7 +176,7 @@ class HeroCardSettings(SettingsPart):
         if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
             return []
         if new:
-            from ruamel.yaml.comments import CommentedSeq
+            from ruamel.yaml.comments import CommentedSeq  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
             seq = CommentedSeq(new)
             seq.fa.set_flow_style()

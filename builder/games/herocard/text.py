@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.kit.textform import HP_FACET, plain_number, q
 from builder.systems.text import TextPart
 
 if TYPE_CHECKING:
@@ -18,8 +19,6 @@ class HeroCardText(TextPart):
     example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
 
     def header(self, doc: ListData, summary: Summary) -> list[str]:
-        from builder.kit.textform import plain_number
-
         used = summary.get("hero_points")
         if "max_hero_points" in doc:
             return [
@@ -30,8 +29,6 @@ class HeroCardText(TextPart):
         return [f"{plain_number(used)} hero points used"] if used is not None else []
 
     def keys(self, doc: ListData) -> list[str]:
-        from builder.kit.textform import q
-
         out = []
         if "hero" in doc:
             out.append(f"Hero: {q(doc['hero'])}")
@@ -42,8 +39,6 @@ class HeroCardText(TextPart):
         return out
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import HP_FACET
-
         m = HP_FACET.match(seg)
         if m:
             p.doc["max_hero_points"] = int(m.group(2))

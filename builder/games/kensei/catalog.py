@@ -35,7 +35,7 @@ from typing import Any, Literal
 from pydantic import ValidationInfo, field_validator, model_serializer, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
-from builder.catalog.restrictions import Restriction
+from builder.catalog.restrictions import Restriction, check_restrictions
 from builder.names import did_you_mean
 
 # The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
@@ -711,8 +711,6 @@ def cross_check(catalog: Any) -> list:
                 for k, x in enumerate(getattr(ov, field)):
                     ref("troops", x, p + (field, k), "clan override names", "troop")
     # restrictions may name only facts, list facts, values and house rules the checks know
-    from builder.catalog.restrictions import check_restrictions
-
     for i, fld, msg in check_restrictions(
         list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS, RESTRICTION_CONTEXT_VALUES, rules
     ):

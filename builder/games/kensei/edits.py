@@ -16,9 +16,12 @@ import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ruamel.yaml.comments import CommentedMap
+
 from builder.errors import UsageError
 from builder.i18n import L_, Ln_
 from builder.limits import whole_between
+from builder.names import normalize
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -52,8 +55,6 @@ def _unit(tree: Any, index: int) -> tuple[list, int]:
 
 def _as_map(troops: list, i: int) -> Any:
     """Unit ``i`` as a mapping (a unit written as a bare troop name becomes ``troop: NAME``)."""
-    from ruamel.yaml.comments import CommentedMap
-
     t = troops[i]
     if isinstance(t, dict):
         return t
@@ -152,8 +153,6 @@ class RemoveUnit:
     index: int
 
     def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
-        from builder.names import normalize
-
         troops, i = _unit(tree, self.index)
         gone = troops[i]
         del troops[i]

@@ -44,6 +44,6 @@ class KenseiPrinting(PrintingPart):
         ]
 
     def aid_blocks(self) -> AidBlocks:
-        from builder.games.kensei.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+        from builder.games.kensei.aid import BLOCKS  # noqa: PLC0415 - the block toolkit (reportlab) only when printing; a game's printing part is made without it
 
         return BLOCKS

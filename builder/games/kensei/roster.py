@@ -13,14 +13,19 @@ Layout numbers live in ``templates/roster/kensei.yaml``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reportlab.platypus import CondPageBreak, Flowable, Table, TableStyle
+
 from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
+from builder.games.kensei.rules import ROUT_PERCENT, entry_points, hand_size, limit_table, rout_threshold
 from builder.i18n import L_, N_, _, ngettext, tr
+from builder.kit import fonts, pdfbase
 from builder.kit.blocks import (
     CELL_PAD,
     MM,
@@ -29,6 +34,7 @@ from builder.kit.blocks import (
     Styles,
     build_pdf,
     compact_tables,
+    esc,
     frame_width_mm,
     keep,
     para,
@@ -41,9 +47,11 @@ from builder.kit.blocks import (
     tables_compact,
     validation_block,
 )
-from builder.kit.pdfbase import list_display_name
+from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
+from builder.kit.pdfbase import appendix, list_display_name
 from builder.paths import templates_dir
 from builder.rulebooks import format_source
+from builder.yamlio import load_yaml
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -99,8 +107,6 @@ _DEFAULT_TEMPLATE = {
 
 def load_template() -> dict:
     """``templates/roster/kensei.yaml`` merged over the built-in defaults."""
-    from builder.yamlio import load_yaml
-
     out: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
     path = templates_dir() / "roster" / "kensei.yaml"
     if path.is_file():
@@ -192,8 +198,6 @@ def troop_source(catalog: Catalog, t: Any) -> str | None:
     or the pack by name (never a path of the installation)."""
     if t is None:
         return None
-    from pathlib import Path
-
     pack = getattr(catalog, "from_pack", {}).get(("troops", t.id))
     src = format_source(t.source) if getattr(t, "source", None) else ""
     if pack:
@@ -276,8 +280,6 @@ def _roster(
     title = spec.title
     width = frame_width_mm(paper, 1)
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
-    from builder.games.kensei.rules import entry_points
-
     for e in lst.entries:
         e.points, e.cost_known = entry_points(e, rules)
     story: list[Any] = []
@@ -288,8 +290,6 @@ def _roster(
     story += validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
-        from builder.kit.pdfbase import appendix
-
         draw, _pages = unit_card_pages(lst, catalog, card, paper, warnings)
         if draw is not None:
             note = _(
@@ -309,8 +309,6 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
     size = next((b for b in catalog.entries("battle_sizes") if b.max_ap == lst.points), None)
     level = lst.commander
     general = _general_name(lst)
-    from builder.games.kensei.rules import ROUT_PERCENT, hand_size, rout_threshold
-
     hand, hand_src = hand_size(catalog, lst.points)
     troops_pts = lst.troops_points
     rout_pct = ROUT_PERCENT
@@ -415,8 +413,6 @@ def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
     total_w = sum(cols.values())
     widths = [width * w / total_w for w in cols.values()]
     # the number column holds the largest row number on one line (a long list has 5 digits)
-    from builder.kit import fonts
-
     need = (fonts.string_width(str(len(lst.entries)), fonts.REGULAR, st.cell.fontSize) + 6) / MM
     if need > widths[0] and len(widths) > 1:
         widths[1] -= need - widths[0]
@@ -519,8 +515,6 @@ def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict]
     """Widen the stat and number columns (in place) to their widest header or value, so that a
     figure such as 10/15 never breaks across lines, taking the room from the Troop and Abilities
     columns (each kept at least 20 mm wide; on paper too narrow for that, the figures wrap)."""
-    from builder.kit import fonts
-
     pad = (CELL_PAD[0] + CELL_PAD[1] + 1) / MM
     grow = {}
     for i, c in enumerate(names):
@@ -627,8 +621,6 @@ def troop_line(e: Any, catalog: Catalog, general: str | None = None) -> dict:
 
 
 def _e(text: Any) -> str:
-    from builder.kit.blocks import esc
-
     return esc(text)
 
 
@@ -636,8 +628,6 @@ STATUSES = {"pass": N_("pass"), "FAIL": N_("FAIL"), "check": N_("check")}  # a l
 
 
 def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> list:
-    from builder.games.kensei.rules import limit_table
-
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
     rows_d = limit_table(lst, catalog, rules, getattr(result, "findings", None) or [])
     rows, fails = [], []
@@ -823,11 +813,6 @@ def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings:
     own, laid out as card sheets (every card its nominal size, cut marks on four sides), the
     cards shared evenly among the pages so that no page holds a lone card; ``draw(canvas,
     paper)`` draws them. (None, 0) when the list has no units or the paper holds no card."""
-    import math
-
-    from builder.kit import pdfbase
-    from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
-
     if card not in UNIT_CARD_SIZES:
         raise UsageError(
             L_("unit cards print at a sleeve size: {value}, not '{card}'", value=", ".join(UNIT_CARD_SIZES), card=card),
@@ -877,8 +862,6 @@ def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings:
 def unit_card_flowables(
     lst: Any, catalog: Catalog, st: Any, tpl: Any, warnings: list[str], frame: Any = None, paper: Any = None
 ) -> list:
-    from reportlab.platypus import CondPageBreak, Table, TableStyle
-
     cfg = tpl["unit_card"]
     w, h, gut = float(cfg["width"]), float(cfg["height"]), float(cfg["gutter"])
     ncol = int(cfg.get("columns", 2))
@@ -889,8 +872,6 @@ def unit_card_flowables(
         ncol = max(1, min(ncol, int(fw // (w + 2 * gut))))
         scale = min(1.0, fw / (w + 2 * gut), (fh - 12.0) / (h + 2 * gut))
         if scale < UNIT_CARD_MIN_SCALE:
-            from builder.kit import pdfbase
-
             msg = (
                 f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
                 "the roster is printed without them (print them on A6, 105x148, or larger)"
@@ -906,8 +887,6 @@ def unit_card_flowables(
     if len(rows[-1]) < ncol:
         rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
     t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows), hAlign="LEFT")
-    from builder.kit import fonts
-
     t.setStyle(
         TableStyle(
             [
@@ -929,8 +908,6 @@ def unit_card_flowables(
 
 
 def _card_class() -> Any:
-    from reportlab.platypus import Flowable
-
     class UnitCardFlowable(Flowable):
         """A unit card with corner cut marks in its gutter (never a box around the card)."""
 
@@ -965,8 +942,6 @@ def draw_unit_card(
 ) -> None:
     """Draw the unit card of ``d`` (``unit_card_data``) on canvas ``c``: ``w`` by ``h`` mm with a
     margin of ``g`` mm, cut marks at its corners unless ``marks`` is false."""
-    from builder.kit import fonts, pdfbase
-
     P = MM
     x0, y0 = g * P, g * P
     W, H = w * P, h * P

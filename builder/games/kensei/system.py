@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import UnknownEntry, UsageError, option
+from builder.catalog.loader import load_catalog
+from builder.errors import DaimyoError, UnknownEntry, UsageError, option
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.units import KenseiUnits
 from builder.i18n import L_
+from builder.kit.fields import COMMON_KEYS
+from builder.kit.numbers import number
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.editing import EditingPart
@@ -15,6 +18,7 @@ from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
+from builder.yamlio import Positions
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -44,16 +48,14 @@ class KenseiRoster:
     line_section = "troops"
 
     def render(self, doc: Any, catalog: Catalog, lst: KenseiList, result: Any, out_path: Path, **options: Any) -> Path:
-        from builder.games.kensei.roster import render_roster  # reportlab: loaded when printing
+        from builder.games.kensei.roster import render_roster  # noqa: PLC0415 - the roster (reportlab) only when printing; `daimyo check` loads none
 
         return render_roster(doc, catalog, lst, result, out_path, **options)
 
     def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
         """A unit of one model of troop ``name`` on the roster, as a list holding it alone prints it."""
-        from builder.catalog.loader import load_catalog
-        from builder.errors import DaimyoError
-        from builder.games.kensei.roster import STAT_COLUMNS, troop_line
-        from builder.games.kensei.rules import entry_points, load_list
+        from builder.games.kensei.roster import STAT_COLUMNS, troop_line  # noqa: PLC0415 - the roster (reportlab) only when printing; `daimyo check` loads none
+        from builder.games.kensei.rules import entry_points, load_list  # noqa: PLC0415 - the rules engine only when a list is read; `daimyo catalog list` loads none
 
         header = ["#", "Troop", *STAT_COLUMNS, "Models", "AP/model", "AP/unit", "Abilities"]
         pack = str(pack_path)
@@ -91,14 +93,10 @@ class _MadeList:
     """A list document made here rather than read from a file (the rules read its game's keys)."""
 
     def __init__(self, data: dict):
-        from builder.yamlio import Positions
-
         self.data = data
         self.positions = Positions("<preview>")
 
     def body(self) -> dict:
-        from builder.kit.fields import COMMON_KEYS
-
         return {k: v for k, v in self.data.items() if k not in COMMON_KEYS}
 
 
@@ -109,14 +107,14 @@ class KenseiUnitCards:
     sizes: tuple[str, ...] = ("poker", "tarot")
 
     def data(self, lst: KenseiList, catalog: Catalog) -> list[Row]:
-        from builder.games.kensei.roster import unit_card_data
+        from builder.games.kensei.roster import unit_card_data  # noqa: PLC0415 - the roster (reportlab) only when printing; `daimyo check` loads none
 
         return unit_card_data(lst, catalog)
 
     def draw(
         self, c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
     ) -> None:
-        from builder.games.kensei.roster import draw_unit_card  # reportlab: loaded when printing
+        from builder.games.kensei.roster import draw_unit_card  # noqa: PLC0415 - the roster (reportlab) only when printing; `daimyo check` loads none
 
         draw_unit_card(c, d, w, h, g, warnings, marks=marks)
 
@@ -136,8 +134,6 @@ class KenseiQuestions(QuestionsPart):
         return {**data, "troops": troops}, ("troops", len(troops) - 1), n
 
     def cost(self, before: Summary, after: Summary, entry: Any, printed: Cost | None) -> Cost | None:
-        from builder.kit.edit import number
-
         if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
             return None
         a, b = number(after.get("troops")), number(before.get("troops"))
@@ -146,8 +142,6 @@ class KenseiQuestions(QuestionsPart):
     def left(
         self, section: str, summary: Summary, data: ListData, entry: object, catalog: Catalog
     ) -> tuple[Cost | None, str | None]:
-        from builder.kit.edit import number
-
         p, lim = number(summary.get("points")), number(summary.get("limit"))
         return (lim - p if p is not None and lim is not None else None), "AP"
 
@@ -264,7 +258,7 @@ class KenseiSettings(SettingsPart):
         return value, None
 
     def apply(self, data: ListData, catalog: Catalog, key: str, value: str) -> tuple[list[str], Where]:
-        from builder.kit.edit import delete_key, set_key
+        from builder.kit.edit import delete_key, set_key  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         v, _ = self.value(catalog, key, value)
         if v is None:
@@ -284,7 +278,7 @@ class KenseiEditing(EditingPart):
 
     def __init__(self, game: Kensei) -> None:
         super().__init__(game)
-        from builder.games.kensei import edits  # loaded when the game's editing is first asked for
+        from builder.games.kensei import edits  # noqa: PLC0415 - the game's own edits only when a list is edited; `daimyo check` loads none
 
         self.edits = edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
 
@@ -307,7 +301,7 @@ class KenseiEditing(EditingPart):
         standard: bool = False,
         **options: Any,
     ) -> tuple[list[str], Where | None]:
-        from builder.kit.edit import add_troop
+        from builder.kit.edit import add_troop  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         t = self.game.troop(catalog, name)
         n = models if models is not None else self.game.default_models(catalog, t)
@@ -319,7 +313,7 @@ class KenseiEditing(EditingPart):
         return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
 
     def remove(self, data: ListData, catalog: Catalog, name: str, count: int | None = 1, **options: Any) -> list[str]:
-        from builder.kit.edit import remove_troop
+        from builder.kit.edit import remove_troop  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         removed = remove_troop(data, name, catalog)
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
@@ -350,7 +344,7 @@ class Kensei(GameSystem["KenseiList", "Catalog"]):
         return t
 
     def default_models(self, catalog: Catalog, troop: Any) -> int:
-        from builder.games.kensei.rules import troop_facts
+        from builder.games.kensei.rules import troop_facts  # noqa: PLC0415 - the rules engine only when a list is read; `daimyo catalog list` loads none
 
         if troop_facts(troop, catalog)["unit"] is True:
             return max(3, troop.unit_min or 3)

@@ -13,6 +13,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.loader import load_catalog
 from builder.kit.textform import (
     POINTS_FACET,
     cost_start,
@@ -42,15 +43,11 @@ def _clan_name(clan: object) -> Any:
     """The clan as the rulebook names it (``buke`` -> ``Buke``); as written when unknown."""
     if not isinstance(clan, str):
         return clan
-    from builder.catalog.loader import load_catalog
-
     entry = load_catalog(KENSEI).find("clans", clan)
     return entry.name if entry is not None else clan
 
 
 def _clan_id(clan: str) -> str:
-    from builder.catalog.loader import load_catalog
-
     entry = load_catalog(KENSEI).find("clans", clan)
     return entry.id if entry is not None else clan
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.games.satsuma import rules as core
+from builder.games.satsuma.rules import SUIT_NAMES
 from builder.i18n import L_, Text
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
@@ -162,8 +163,6 @@ class SatsumaAnalytics(AnalyticsPart):
         return satsuma_hand_lines(hand)
 
     def query_value(self, field: str, raw: str) -> object:
-        from builder.games.satsuma.rules import SUIT_NAMES
-
         if field == "suit" and len(raw) == 1:
             return SUIT_NAMES.get(raw.upper())
         return None

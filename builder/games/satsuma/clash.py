@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from builder.catalog.loader import load_catalog
 from builder.errors import UsageError, option
+from builder.games.satsuma import rules as core
 from builder.i18n import L_
 from builder.names import did_you_mean
 
@@ -32,9 +34,6 @@ def satsuma_clash(
     """Resolve a clash from card names; raises UsageError for bad names. ``escape``: ``auto`` (each
     side's best hand), ``use`` or ``leave`` (the samurai defender's best hand with or without an
     Escape card, as the house rule ``escape_choice`` allows)."""
-    from builder.catalog.loader import load_catalog
-    from builder.games.satsuma import rules as core
-
     side = (attacker or "").strip().lower()
     if side not in core.SIDES:
         raise UsageError(

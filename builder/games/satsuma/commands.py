@@ -7,11 +7,13 @@ and adds them under the game's id; typer is imported only when they are added.
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import safe_terminal, unknown_format
+from builder.errors import EXIT_INPUT, DaimyoError, UsageError, safe_terminal, unknown_format
+from builder.games.satsuma.rules import role_of
 from builder.i18n import N_, SOURCE_LANGUAGE, use
 
 if TYPE_CHECKING:
@@ -20,8 +22,6 @@ if TYPE_CHECKING:
 
 def format_clash(res: Clash) -> list[str]:
     """The lines ``satsuma clash`` prints for a resolved hand."""
-    from builder.games.satsuma.rules import role_of
-
     lines = []
     for side in ("samurai", "imperial"):
         hand = getattr(res, side)
@@ -49,7 +49,7 @@ class SatsumaCommands:
     def register(self, group: Any, cli: Any) -> None:
         """Add the commands to ``group`` (a typer app); ``cli`` gives the command line's helpers
         (``parse_rule_options``, ``Progress``, ``error_lines``, ``lists``)."""
-        import typer
+        import typer  # noqa: PLC0415 - typer only when the command line builds the group; the game registers its commands without it
 
         @group.command("clash")
         def clash_cmd(
@@ -68,14 +68,10 @@ class SatsumaCommands:
             ),
         ) -> None:
             """Resolve one hand: each side's best total (one card per suit), winner, casualties, next attacker."""
-            import json
-
-            from builder.errors import EXIT_INPUT, DaimyoError, UsageError
-
             try:
                 if format not in ("text", "json"):
                     raise UsageError(unknown_format(format, ("text", "json")))
-                from builder.games.satsuma.clash import satsuma_clash
+                from builder.games.satsuma.clash import satsuma_clash  # noqa: PLC0415 - the simulator only when `daimyo satsuma` runs it; `daimyo check` loads none
 
                 res = satsuma_clash(attacker, samurai, imperial, cli.parse_rule_options(rule), pack, escape)
             except DaimyoError as exc:
@@ -121,10 +117,7 @@ class SatsumaCommands:
         ) -> None:
             """Play whole games under the rulebook and report victory levels and imperial casualties with
             95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
-            import json
-
-            from builder.errors import UsageError
-            from builder.games.satsuma import simulate as simu
+            from builder.games.satsuma import simulate as simu  # noqa: PLC0415 - the simulator only when `daimyo satsuma` runs it; `daimyo check` loads none
 
             if readings:
                 if format == "json":

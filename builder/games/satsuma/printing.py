@@ -34,6 +34,6 @@ class SatsumaPrinting(PrintingPart):
         ]
 
     def aid_blocks(self) -> AidBlocks:
-        from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+        from builder.games.satsuma.aid import BLOCKS  # noqa: PLC0415 - the block toolkit (reportlab) only when printing; a game's printing part is made without it
 
         return BLOCKS

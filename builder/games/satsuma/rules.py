@@ -26,8 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
+from builder.games.satsuma.catalog import parse_printed
 from builder.i18n import L_, N_
 from builder.names import did_you_mean, normalize
+from builder.rules.limits import limit
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -663,8 +665,6 @@ def _read_custom(
 ) -> DeckEntry | None:
     """A custom card of ``cards:`` (``{printed: F5, count: 1}``), or None when it is wrong (said
     in ``diags``)."""
-    from builder.games.satsuma.catalog import parse_printed
-
     bad = False
     for k in value:
         if k not in _CARD_KEYS:
@@ -990,8 +990,6 @@ def summary(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> dict:
 
 def limits(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck holds at least one hand."""
-    from builder.rules.limits import limit
-
     hand, source = hand_size(catalog)
     return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", source)]
 

@@ -12,10 +12,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.games.satsuma import rules as core
 from builder.games.satsuma import sim
 from builder.i18n import L_
+from builder.kit.confidence import mean_interval, wilson
 from builder.names import did_you_mean
 from builder.rulebooks import format_source, humanize
 
@@ -122,7 +124,7 @@ def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress: Callable[
             if progress:
                 progress(done)
         return total
-    import multiprocessing
+    import multiprocessing  # noqa: PLC0415 - the process pool only when a simulation is split over processes
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -148,8 +150,6 @@ def load_side(
     """``(cards, name, catalog, rules)`` of one side: its list file or the published deck. A list
     file is read and checked with ``lists`` (``load_list``, ``check_doc``, ``resolve_house_rules``:
     the library's, handed over by the command)."""
-    from builder.catalog.loader import load_catalog
-
     if path is None:
         catalog = load_catalog(GAME, list(packs))
         rules = _rules(catalog, given_rules)
@@ -291,8 +291,6 @@ def setup(
 
 
 def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
-    from builder.kit.confidence import mean_interval, wilson
-
     finished = t.games - t.unfinished
     levels = [row[2] for row in game.victory]
     victory = []
@@ -351,8 +349,6 @@ def readings() -> list[dict]:
 
 def house_rules() -> list[dict]:
     """The catalog's house rules the simulation follows where the rulebook is silent."""
-    from builder.catalog.loader import load_catalog
-
     rules = load_catalog("satsuma").house_rules()
     return [
         {

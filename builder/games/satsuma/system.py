@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
+from builder.games.satsuma.rules import SIDES, SUIT_NAMES
 from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardEditing, CardGame, CardQuestions
@@ -33,9 +34,9 @@ def side_cards(catalog: Catalog, side: str) -> list:
 
 def to_variant(data: ListData, catalog: Catalog) -> str:
     """Write a ``deck: standard`` list's published cards out under ``cards:``; returns a note."""
-    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.comments import CommentedMap  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
-    from builder.kit.edit import replace_key
+    from builder.kit.edit import replace_key  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
     side = str(data.get("side", "")).strip().lower()
     cards = CommentedMap()
@@ -102,7 +103,7 @@ class SatsumaSettings(SettingsPart):
     def after(self, data: ListData, catalog: Catalog, key: str, value: object) -> list[str]:
         """``set deck standard``: the cards written out under ``cards:`` give way to the side's
         published deck (undo in the builder brings them back)."""
-        from builder.kit.edit import delete_key
+        from builder.kit.edit import delete_key  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         if key != "deck" or "cards" not in data:
             return []
@@ -196,8 +197,6 @@ class Satsuma(CardGame["SatsumaList", "Catalog"]):
     commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
 
     def _side(self, value: str) -> str:
-        from builder.games.satsuma.rules import SIDES
-
         v = value.strip().lower()
         if v not in SIDES:
             raise UsageError(
@@ -206,8 +205,6 @@ class Satsuma(CardGame["SatsumaList", "Catalog"]):
         return v
 
     def kind_of(self, section: str, entry: Any) -> str | None:
-        from builder.games.satsuma.rules import SUIT_NAMES
-
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------

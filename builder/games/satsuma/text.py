@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.kit.textform import CARDS_FACET, q, unmask
 from builder.systems.text import TextPart
 
 if TYPE_CHECKING:
@@ -17,21 +18,15 @@ class SatsumaText(TextPart):
     example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
 
     def header(self, doc: ListData, summary: Summary) -> list[str]:
-        from builder.kit.textform import q
-
         segs = [f"side {q(doc['side'])}"] if "side" in doc else []
         if "cards" in doc:
             segs.append(f"{sum(n.get('count', 1) if isinstance(n, dict) else n for n in doc['cards'].values())} cards")
         return segs
 
     def keys(self, doc: ListData) -> list[str]:
-        from builder.kit.textform import q
-
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import CARDS_FACET, unmask
-
         low = seg.lower()
         if low.startswith("side "):
             p.doc["side"] = unmask(p, seg[5:])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from builder.i18n import L_, Text
@@ -48,8 +49,6 @@ class SatsumaBrowse(CardBrowse):
     def entry_facts(self, entry: Any) -> str:
         """The card's strength (its suit is its type): ``F7`` -> ``strength 7``; a card of two
         options names both: ``W5 or M6`` -> ``weapons 5 or morale 6``."""
-        import re
-
         printed = str(getattr(entry, "printed", None) or "") if entry is not None else ""
         options = re.findall(r"\b([A-Za-z])\s*(\d+)\b", printed)
         if not options or any(s.upper() not in SUITS for s, _ in options):

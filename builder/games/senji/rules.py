@@ -24,6 +24,7 @@ from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.i18n import L_, N_
 from builder.names import did_you_mean
+from builder.rules.limits import limit
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -957,8 +958,6 @@ def summary(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> dict:
 
 def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """Units and provinces of each player, and units in each province, against the rulebook's most."""
-    from builder.rules.limits import limit
-
     c = constants(catalog)
     rows = []
     for p in lst.players:

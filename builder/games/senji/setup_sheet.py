@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.loader import load_catalog
 from builder.catalog.overlay import display_name, display_text
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
@@ -90,8 +91,6 @@ def render_setup(
 ) -> Path:
     """Write the setup sheet of a Senji list document ``doc`` to ``out_path`` (``sources``: with
     the rulebook section of each part); ``result`` is the list's check, printed on the sheet."""
-    from builder.catalog.loader import load_catalog
-
     if catalog is None:
         catalog = load_catalog(doc.system, list(doc.packs))
     body = doc.body()

@@ -3,10 +3,13 @@ provinces (with units, a samurai figure, a fortress)."""
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
+from builder.catalog.loader import load_catalog
+from builder.errors import DaimyoError, EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
+from builder.games.senji.rules import constants, printed_name, setup_for
 from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
@@ -51,16 +54,12 @@ class SenjiSetupSheet:
         card: object = None,
         **options: Any,
     ) -> Path:
-        from builder.games.senji.setup_sheet import render_setup  # reportlab: loaded when printing
+        from builder.games.senji.setup_sheet import render_setup  # noqa: PLC0415 - the setup sheet (reportlab) only when printing; `daimyo check` loads none
 
         return render_setup(doc, catalog, lst, result, out_path, **options)
 
     def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
         """Province ``name`` on the setup sheet: named first, with its fortress and a unit."""
-        from builder.catalog.loader import load_catalog
-        from builder.errors import DaimyoError
-        from builder.games.senji.rules import printed_name
-
         header = ["#", "Province (naming order)", "Fortress", "Units", "Samurai"]
         try:
             catalog = load_catalog("senji", [str(pack_path)])
@@ -205,8 +204,6 @@ class SenjiQuestions(QuestionsPart):
                 yield section, e, section, None
 
     def trial(self, data: ListData, catalog: Catalog, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
-        import copy
-
         trial = {**data, "players": copy.deepcopy(data.get("players"))}
         _notes, target = self.game.editing.add(trial, catalog, entry.name, trial=True)
         return trial, target, 1
@@ -216,8 +213,6 @@ class SenjiQuestions(QuestionsPart):
     ) -> tuple[Cost | None, str | None]:
         if section != "provinces":
             return None, None
-        from builder.games.senji.rules import constants
-
         most = constants(catalog)["starting_provinces"]
         fewest = min(
             (len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)), default=0
@@ -244,8 +239,6 @@ class SenjiNewList(NewListPart):
     example = "Friday game"
 
     def declare(self, catalog: Catalog) -> list[NewOption]:
-        from builder.games.senji.rules import constants
-
         c = constants(catalog)
         return [
             NewOption(
@@ -261,8 +254,6 @@ class SenjiNewList(NewListPart):
         ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
-        from builder.games.senji.rules import setup_for
-
         n = options["players"]
         setup = setup_for(n, catalog)
         out = {f.id for f in setup[0]} if setup else set()
@@ -470,7 +461,7 @@ def _map(data: object, item: dict, flow: bool = False) -> dict:
     """``item`` as a round-trip mapping when ``data`` is one (so it is written like its neighbours)."""
     if not hasattr(data, "ca"):
         return item
-    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.comments import CommentedMap  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
     m = CommentedMap(item)
     if flow:
@@ -481,7 +472,7 @@ def _map(data: object, item: dict, flow: bool = False) -> dict:
 def _seq(data: object) -> list:
     if not hasattr(data, "ca"):
         return []
-    from ruamel.yaml.comments import CommentedSeq
+    from ruamel.yaml.comments import CommentedSeq  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
     return CommentedSeq()
 

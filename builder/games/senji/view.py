@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.frozen import kind as model_kind
 from builder.systems.view import BrowsePart, ViewPart
 
 if TYPE_CHECKING:
@@ -43,7 +44,5 @@ class SenjiBrowse(BrowsePart):
         return " · ".join(parts)
 
     def entry_type(self, entry: Any) -> str:
-        from builder.catalog.frozen import kind as model_kind
-
         kind = model_kind(entry).lower() if entry is not None else ""
         return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")

@@ -334,6 +334,6 @@ def _subtype_fits(catalog: Any, card: Any, i: int, sub: Any) -> list:
 
 
 def _very_close(name: str, cands: list[str]) -> bool:
-    import difflib
+    import difflib  # noqa: PLC0415 - difflib only when a name is unknown; `daimyo check` of a legal list loads none
 
     return any(difflib.SequenceMatcher(None, normalize(name), normalize(c)).ratio() >= 0.85 for c in cands)

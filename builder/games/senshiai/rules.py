@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.browse import complete_in
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, warning
 from builder.games.senshiai.terms import (
@@ -44,6 +45,7 @@ from builder.games.senshiai.terms import (
 from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
+from builder.rules.limits import limit
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -513,8 +515,6 @@ def check_fields(deck: Deck, catalog: Catalog) -> list[Finding]:
         miss = missing_fields(e.card, catalog)
         if not miss:
             continue
-        from builder.catalog.browse import complete_in
-
         if "type" in miss:
             msg = L_(
                 "'{name}' has no known Type (terrain, troop or event); the rulebook does not give it: complete "
@@ -740,8 +740,6 @@ __all__ = [
 
 def limits(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck's cards (those the catalog knows) against the most a deck may hold and the agreed size."""
-    from builder.rules.limits import limit
-
     total = sum(e.count for e in deck.entries if e.card is not None)
     most = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
     rows = [limit("cards in the deck", "max", total, most, "cards", SRC_DECK)]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from builder.games.senshiai.packs import SenshiaiPacks
 from builder.i18n import L_
+from builder.kit.numbers import number
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart, NewOption
@@ -29,8 +30,6 @@ class SenshiaiQuestions(CardQuestions):
     def left(
         self, section: str, summary: Summary, data: ListData, entry: object, catalog: Catalog
     ) -> tuple[Cost | None, str | None]:
-        from builder.kit.edit import number
-
         cards = number(summary.get("cards"))
         most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
         return (most - cards if cards is not None and number(most) is not None else None), "cards"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from builder.kit.textform import CARDS_FACET
 from builder.systems.text import TextPart
 
 if TYPE_CHECKING:
@@ -20,10 +22,6 @@ class SenshiaiText(TextPart):
         return [f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards"]
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        import re
-
-        from builder.kit.textform import CARDS_FACET
-
         m = CARDS_FACET.match(seg)
         if m:
             if m.group(1):
