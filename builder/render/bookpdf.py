@@ -28,21 +28,18 @@ from builder.share.fingerprint import fingerprint
 _LAYOUT_PASS: contextvars.ContextVar[bool] = contextvars.ContextVar("layout_pass", default=False)
 
 
-class _QR:
+class _QR(Flowable):
     """A platypus flowable: the QR code of a share code (size in mm)."""
 
-    def __new__(cls, code: str, size_mm: float):
-        class QR(Flowable):
-            def __init__(self):
-                super().__init__()
-                self.width = self.height = pt(size_mm)
-                self.hAlign = "RIGHT"
+    def __init__(self, code: str, size_mm: float):
+        super().__init__()
+        self.code, self.size_mm = code, size_mm
+        self.width = self.height = pt(size_mm)
+        self.hAlign = "RIGHT"
 
-            def draw(self):
-                if not _LAYOUT_PASS.get():  # the first pass only measures where lists start
-                    draw_qr(self.canv, code, 0, 0, size_mm)
-
-        return QR()
+    def draw(self):
+        if not _LAYOUT_PASS.get():  # the first pass only measures where lists start
+            draw_qr(self.canv, self.code, 0, 0, self.size_mm)
 
 
 def render_book(list_files, out_path, force: bool = False, paper="a4", title: str | None = None, players=None) -> Path:
@@ -254,19 +251,19 @@ def render_book(list_files, out_path, force: bool = False, paper="a4", title: st
     )
 
 
-class _Marker:
+class _Marker(Flowable):
     """A zero-size flowable that records the page it lands on, and makes it a named destination
     with a bookmark (the PDF's outline) titled ``title``."""
 
-    def __new__(cls, sink: list, key: str = "", title: str = ""):
-        class Marker(Flowable):
-            def wrap(self, aw, ah):
-                return 0, 0
+    def __init__(self, sink: list, key: str = "", title: str = ""):
+        super().__init__()
+        self.sink, self.key, self.title = sink, key, title
 
-            def draw(self):
-                sink.append(self.canv.getPageNumber())
-                if key:
-                    self.canv.bookmarkPage(key)
-                    self.canv.addOutlineEntry(title, key, level=0)
+    def wrap(self, aw, ah):
+        return 0, 0
 
-        return Marker()
+    def draw(self):
+        self.sink.append(self.canv.getPageNumber())
+        if self.key:
+            self.canv.bookmarkPage(self.key)
+            self.canv.addOutlineEntry(self.title, self.key, level=0)

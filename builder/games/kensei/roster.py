@@ -18,6 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reportlab.platypus import Flowable
+
 from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
 from builder.i18n import L_, N_, _, ngettext
@@ -924,36 +926,27 @@ def unit_card_flowables(
     return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para(_("Unit cards"), st.h1), para(note, st.small), t]
 
 
-def _card_class() -> Any:
-    from reportlab.platypus import Flowable
+class UnitCard(Flowable):
+    """A unit card with corner cut marks in its gutter (never a box around the card)."""
 
-    class UnitCardFlowable(Flowable):
-        """A unit card with corner cut marks in its gutter (never a box around the card)."""
+    def __init__(
+        self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
+    ) -> None:
+        super().__init__()
+        self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
+        self.warnings, self.scale = warnings, scale
 
-        def __init__(
-            self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
-        ) -> None:
-            super().__init__()
-            self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
-            self.warnings, self.scale = warnings, scale
+    def wrap(self, aw: Any, ah: Any) -> Any:
+        return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
 
-        def wrap(self, aw: Any, ah: Any) -> Any:
-            return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
-
-        def draw(self) -> None:
-            k = self.scale
-            if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
-                self.canv.saveState()
-                self.canv.scale(k, k)
-            draw_unit_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
-            if k != 1.0:
-                self.canv.restoreState()
-
-    return UnitCardFlowable
-
-
-def UnitCard(data: Any, w: Any, h: Any, g: Any, warnings: Any, scale: float = 1.0) -> Any:
-    return _card_class()(data, w, h, g, warnings, scale)
+    def draw(self) -> None:
+        k = self.scale
+        if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
+            self.canv.saveState()
+            self.canv.scale(k, k)
+        draw_unit_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
+        if k != 1.0:
+            self.canv.restoreState()
 
 
 def draw_unit_card(
