@@ -477,7 +477,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     return run.game(core.victory_level(run.ic, sim.victory))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """One game of the fast loop in play: the numbers it keeps from its ``Sim`` (the policies'
     codes, their weak strengths, the tables by attacker, the discard timing, the samurai's role
