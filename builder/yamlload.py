@@ -25,10 +25,10 @@ DIRECT_KINDS = ("int", "float", "bool", "null", "timestamp")
 PLAIN_TAG = BaseResolver.DEFAULT_SCALAR_TAG
 
 
-def _rules() -> tuple[dict[Any, tuple], tuple]:
+def _rules() -> tuple[dict[Any, tuple[Any, ...]], tuple[Any, ...]]:
     """The resolver's rules (match, tag) by a value's first character ("" for an empty value),
     in ruamel.yaml's order, and the rules for any first character (none in YAML 1.2)."""
-    rules: dict[Any, list] = {}  # first character ("" for an empty value) -> [(match, tag)]
+    rules: dict[Any, list[Any]] = {}  # first character ("" for an empty value) -> [(match, tag)]
     for versions, tag, regexp, first in implicit_resolvers:  # in ruamel.yaml's order
         if VERSION in versions:
             rule = (regexp.match, Tag(suffix=tag))
@@ -38,7 +38,7 @@ def _rules() -> tuple[dict[Any, tuple], tuple]:
     return {ch: tuple(found) + any_first for ch, found in rules.items()}, any_first
 
 
-def _direct(table: dict[Any, tuple]) -> dict[int, tuple[Any, bool, Any]]:
+def _direct(table: dict[Any, tuple[Any, ...]]) -> dict[int, tuple[Any, bool, Any]]:
     """The safe constructor's function for each number, boolean, null or date the resolver finds,
     by the identity of its tag, with whether the value is an integer."""
     out: dict[int, tuple[Any, bool, Any]] = {}

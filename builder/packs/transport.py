@@ -25,7 +25,7 @@ class Redirects(urllib.request.HTTPRedirectHandler):
         super().__init__()
         self.check = check
 
-    def http_error_302(self, req, fp, code, msg, headers):
+    def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
         new = headers.get("location") or headers.get("uri")
         if new is not None:
             self.check(urljoin(req.full_url, new), new)
@@ -57,7 +57,7 @@ class DeadlineHandler(urllib.request.HTTPHandler):
         super().__init__()
         self.connect = connect
 
-    def http_open(self, req):
+    def http_open(self, req: Any) -> Any:
         return self.do_open(functools.partial(DeadlineConnection, connect=self.connect), req)
 
 
@@ -68,7 +68,7 @@ class DeadlineSecureHandler(urllib.request.HTTPSHandler):
         super().__init__()
         self.connect = connect
 
-    def https_open(self, req):
+    def https_open(self, req: Any) -> Any:
         return self.do_open(
             functools.partial(DeadlineSecureConnection, connect=self.connect),
             req,

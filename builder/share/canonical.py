@@ -287,7 +287,7 @@ def _custom_card(ctx: _Ctx, f: Field, path: tuple, name, card: dict):
     return {"printed": tidy(printed), "count": n}
 
 
-def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
+def _value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool = False) -> Any:
     """The canonical value of field ``f`` written as ``v`` at ``path`` (``top``: a key of the list
     itself, kept even at its default); ``_DROP`` when it is left out, or wrong (after an error)."""
     if v is None:
@@ -316,7 +316,7 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
     raise AssertionError(kind)  # pragma: no cover
 
 
-def _text_value(ctx: _Ctx, f: Field, v, path: tuple):
+def _text_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
     """A text (``notes``: with its line breaks), tidied; dropped when empty."""
     if not _is_text(v):
         ctx.err(path, f"'{f.key}' must be text")
@@ -325,7 +325,7 @@ def _text_value(ctx: _Ctx, f: Field, v, path: tuple):
     return t if t else _DROP
 
 
-def _int_value(ctx: _Ctx, f: Field, v, path: tuple, top: bool):
+def _int_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool) -> Any:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -339,7 +339,7 @@ def _int_value(ctx: _Ctx, f: Field, v, path: tuple, top: bool):
     return v
 
 
-def _bool_value(ctx: _Ctx, f: Field, v, path: tuple, top: bool):
+def _bool_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool) -> Any:
     if not isinstance(v, bool):
         ctx.err(path, f"'{f.key}' must be true or false, not {v!r}")
         return _DROP
@@ -348,7 +348,7 @@ def _bool_value(ctx: _Ctx, f: Field, v, path: tuple, top: bool):
     return v
 
 
-def _names_value(ctx: _Ctx, f: Field, v, path: tuple):
+def _names_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
     """A list of names (``refs``: resolved in the catalog) or texts (one text alone is a list)."""
     kind = f.kind
     if kind == "texts" and _is_text(v):
@@ -367,12 +367,12 @@ def _names_value(ctx: _Ctx, f: Field, v, path: tuple):
     return names
 
 
-def _counts_value(ctx: _Ctx, f: Field, v, path: tuple):
+def _counts_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
     """Counts by name (a name written twice adds up), and the custom cards of a deck."""
     if not isinstance(v, dict):
         ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts", hint=f"e.g. {f.key}: {{Name: 2}}")
         return _DROP
-    counts: dict = {}
+    counts: dict[Any, Any] = {}
     for k, n in v.items():
         if isinstance(n, float) and n.is_integer():
             n = int(n)
@@ -395,7 +395,7 @@ def _counts_value(ctx: _Ctx, f: Field, v, path: tuple):
     return counts
 
 
-def _rules_value(ctx: _Ctx, v, path: tuple):
+def _rules_value(ctx: _Ctx, v: Any, path: tuple[Any, ...]) -> Any:
     """The house rules: one plain value (finite, when a number) by rule id."""
     if not isinstance(v, dict):
         ctx.err(path, "'house_rules' must be a mapping of rule ids to values")
@@ -412,7 +412,7 @@ def _rules_value(ctx: _Ctx, v, path: tuple):
     return rules
 
 
-def _items_value(ctx: _Ctx, f: Field, v, path: tuple):
+def _items_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
     """A list of items (a unit, a troop), each a mapping of the item's own fields (an item written
     as its name alone is ``{item_key: name}``)."""
     if not isinstance(v, list):

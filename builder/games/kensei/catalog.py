@@ -551,8 +551,8 @@ class _Refs:
     """The catalog being checked, the diagnostics found so far (``out``) and its house-rule ids."""
 
     catalog: Any
-    out: list
-    rules: set
+    out: list[Any]
+    rules: set[str]
 
     def ref(self, section: str, name: Any, path: tuple, owner: str, kind: str, extra: Any = ()) -> Any:
         """Find ``name`` in ``section``; otherwise "<owner> unknown <kind> 'name'" at ``path``."""

@@ -246,7 +246,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     problem; unknown catalog names (clan, commander level, troops) are findings.
     """
     body = doc.body()
-    diags: list = []
+    diags: list[Any] = []
     findings: list[Finding] = []
 
     def bad(path: Any, msg: Any, hint: Any = None) -> None:
@@ -300,7 +300,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     return lst, findings
 
 
-def _unknown_keys(doc: Any, body: Any, diags: list) -> None:
+def _unknown_keys(doc: Any, body: Any, diags: list[Any]) -> None:
     """A diagnostic for each key a Kensei list does not have."""
     for key in body:
         if key not in LIST_KEYS:
@@ -316,7 +316,7 @@ def _unknown_keys(doc: Any, body: Any, diags: list) -> None:
 
 
 def _read_clan_and_points(
-    doc: Any, body: Any, catalog: Catalog, bad: Callable[..., None], diags: list
+    doc: Any, body: Any, catalog: Catalog, bad: Callable[..., None], diags: list[Any]
 ) -> tuple[Any, Any]:
     """The two required keys as written: the clan (a name) and the points (a positive whole number)."""
     # clan
@@ -360,7 +360,7 @@ def _read_clan_and_points(
     return clan_written, points
 
 
-def _read_army_keys(body: Any, bad: Callable[..., None]) -> tuple[Any, Any, Any, list]:
+def _read_army_keys(body: Any, bad: Callable[..., None]) -> tuple[Any, Any, Any, list[Any]]:
     """The commander level (hatamoto when left out), occult, the general and the troops as written."""
     commander = body.get("commander", "hatamoto")
     if commander is None:

@@ -486,15 +486,15 @@ class _Run:
     sim: Sim
     rnd: Callable[[], float]
     piles: list[list[int]]
-    pol: tuple
-    weaks: tuple
-    tabs: tuple  # by attacker: (the samurai's table, the imperial's)
+    pol: tuple[int, ...]
+    weaks: tuple[int, ...]
+    tabs: tuple[Any, ...]  # by attacker: (the samurai's table, the imperial's)
     first: bool  # the discards go to the discard pile before the replacement draw
-    prefer: tuple
+    prefer: tuple[bool, ...]
     quick_escape: bool
     discs: list[list[int]] = field(default_factory=lambda: [[], []])
     rebuilt: list[int] = field(default_factory=lambda: [0, 0])
-    log: list = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
     sc: int = 0
     ic: int = 0
     attacker: int = 0  # 0 samurai, 1 imperial (line 39)
@@ -598,7 +598,7 @@ def _choose_discards(
     idle: list[int],
     duals: list[int] | None,
     pos: int,
-) -> tuple[list | None, list | None, bool]:
+) -> tuple[list[int] | None, list[tuple[int, int, int]] | None, bool]:
     """The positions the side's policy discards, the weak counted cards among them (strength,
     position, suit) and whether every idle card is among the discards."""
     lim = run.sim.max_discard
@@ -677,8 +677,8 @@ def _discard_and_draw(
     best: list[int],
     who: list[int],
     duals: list[int] | None,
-    drop: list | None,
-    cleared: list | None,
+    drop: list[int] | None,
+    cleared: list[tuple[int, int, int]] | None,
     every_idle: bool,
 ) -> tuple[list[int] | None, bool]:
     """The discards go (before or after the replacement draw: the house rule ``discard_timing``)

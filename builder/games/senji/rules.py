@@ -716,7 +716,7 @@ class _Table:
     catalog: Catalog
     c: dict[str, Any]
     n: int
-    neutral: list
+    neutral: list[Any]
     setup_src: Any
     count_samurai: bool
 
@@ -747,7 +747,7 @@ class _Claims:
         return cls(family_of, samurai_of, province_of)
 
     @staticmethod
-    def others(claims: dict, key: str, pl: Player) -> list[str]:
+    def others(claims: dict[str, list[Player]], key: str, pl: Player) -> list[str]:
         """The other players claiming ``key``."""
         return [o.name for o in claims.get(key, ()) if o is not pl]
 
@@ -789,7 +789,7 @@ def _province_count_findings(pl: Player, c: dict[str, Any], catalog: Catalog) ->
     return out
 
 
-def _placed_findings(table: _Table, claims: _Claims, pl: Player, pp: Placed, own: set[str], out: list) -> bool:
+def _placed_findings(table: _Table, claims: _Claims, pl: Player, pp: Placed, own: set[str], out: list[Finding]) -> bool:
     """The findings of one starting province of ``pl`` (``own``: the provinces of ``pl`` seen
     before it), added to ``out``; whether its name comes from an example board pack."""
     catalog, c = table.catalog, table.c
@@ -839,7 +839,7 @@ def _placed_findings(table: _Table, claims: _Claims, pl: Player, pp: Placed, own
 
 
 def _province_entry_findings(
-    table: _Table, claims: _Claims, pl: Player, pp: Placed, e: Any, own: set[str], out: list
+    table: _Table, claims: _Claims, pl: Player, pp: Placed, e: Any, own: set[str], out: list[Finding]
 ) -> bool:
     """A province of the catalog named as a start: named twice, another player's too, neutral with
     this count, or a placeholder; whether its name comes from an example board pack."""
