@@ -9,7 +9,6 @@ tracebacks. Comment-preserving edits use ``builder.kit.edit`` instead.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import re
 import stat
@@ -126,12 +125,8 @@ def _yaml():
     return y
 
 
-# The reader of ``parse_yaml`` (made when first needed): the loader that
-# ``YAML(typ="safe", pure=False).compose`` sets up around the C parser (its parser, composer,
-# safe constructor and resolver in one object), made once instead of on every call. The C
-# parser gives the resolver no ``%YAML`` directive, so plain values are always read by the
-# YAML 1.2 rules: the resolver has them fixed, with each rule's compiled pattern and tag made
-# once. False when the C parser is not installed (then ``_yaml`` is used as it is).
+# The reader of ``parse_yaml`` (``builder.yamlload``, imported when first needed); False when the
+# C parser is not installed (then ``_yaml`` is used as it is).
 _LOADER: Any = None
 _PLAIN_TAG: Any = None  # the tag of a value the resolver reads as text (one shared object)
 # The safe constructor's function for each number, boolean, null or date the resolver finds, by
@@ -139,7 +134,6 @@ _PLAIN_TAG: Any = None  # the tag of a value the resolver reads as text (one sha
 # directly, as ``construct_object`` would (these values are immutable: its memo of the values
 # already made changes nothing), with whether the value is an integer.
 _CONSTRUCT: dict[int, tuple[Any, bool, Any]] = {}
-_DIRECT_KINDS = ("int", "float", "bool", "null", "timestamp")
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
 
@@ -149,59 +143,11 @@ def _loader_class() -> Any:
     if _LOADER is not None:
         return _LOADER
 
-    from ruamel.yaml.constructor import SafeConstructor  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
-    from ruamel.yaml.main import CParser  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
-    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
-    from ruamel.yaml.tag import Tag  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from builder import yamlload  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
-    _PLAIN_TAG = BaseResolver.DEFAULT_SCALAR_TAG
-    if CParser is None:  # pragma: no cover - ruamel.yaml.clib is a dependency on CPython
-        _LOADER = False
-        return _LOADER
-    version = (1, 2)
-    rules: dict[Any, list] = {}  # first character ("" for an empty value) -> [(match, tag)]
-    for versions, tag, regexp, first in implicit_resolvers:  # in ruamel.yaml's order
-        if version in versions:
-            rule = (regexp.match, Tag(suffix=tag))
-            for ch in [None] if first is None else first:
-                rules.setdefault(ch, []).append(rule)
-    any_first = tuple(rules.pop(None, ()))  # rules for any first character (none in YAML 1.2)
-    table = {ch: tuple(found) + any_first for ch, found in rules.items()}
-    for found in table.values():
-        for _, tag in found:
-            name = str(tag)
-            make = SafeConstructor.yaml_constructors.get(name)
-            if name.rsplit(":", 1)[-1] in _DIRECT_KINDS and make and not inspect.isgeneratorfunction(make):
-                _CONSTRUCT[id(tag)] = (tag, name.endswith(":int"), make)
-
-    class _Resolver(VersionedResolver):
-        processing_version = version
-
-        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-            if self.yaml_path_resolvers:  # pragma: no cover - none are registered
-                return VersionedResolver.resolve(self, kind, value, implicit)
-            if kind is ScalarNode:
-                if implicit[0]:
-                    for match, tag in table.get(value[0] if value else "", any_first):
-                        if match(value):
-                            return tag
-                return self.DEFAULT_SCALAR_TAG
-            if kind is SequenceNode:
-                return self.DEFAULT_SEQUENCE_TAG
-            if kind is MappingNode:
-                return self.DEFAULT_MAPPING_TAG
-            return None
-
-    class _Loader(CParser, SafeConstructor, _Resolver):  # as YAML.get_constructor_parser makes it
-        def __init__(self, stream: str) -> None:
-            CParser.__init__(self, stream)
-            self._parser = self._composer = self
-            SafeConstructor.__init__(self, loader=self)
-            self.allow_duplicate_keys = False
-            _Resolver.__init__(self, version=None, loadumper=self)
-
-    _LOADER = _Loader
+    _PLAIN_TAG = yamlload.PLAIN_TAG
+    _CONSTRUCT.update(yamlload.CONSTRUCT)
+    _LOADER = yamlload.LOADER
     return _LOADER
 
 

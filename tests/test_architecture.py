@@ -498,6 +498,7 @@ CORE = (
     "builder.limits",
     "builder.paths",
     "builder.yamlio",
+    "builder.yamlload",
     "builder.rulebooks",
     "builder.state",
     "builder.i18n",

@@ -36,13 +36,10 @@ ALLOWED = {
     "builder/yamlio.py:global _TRACK": "whether the running command tracks its reads",
     # what a command reports once it ends
     "builder/packs/registry.py:STALE": "registries read from their last good copy, for the command's warning",
-    # classes made on first use so that ruamel or reportlab is imported only when needed
-    "builder/yamlio.py:_CONSTRUCT": "the resolver's constructors, made with the loader class",
+    # the fast YAML loader (builder/yamlload.py), imported on first use so that ruamel is imported
+    # only when YAML is parsed
+    "builder/yamlio.py:_CONSTRUCT": "the resolver's constructors, taken with the loader class",
     "builder/yamlio.py:global _LOADER,_PLAIN_TAG": "the fast YAML loader class",
-    "builder/kit/blocks.py:global _MEMO_PARA": "a reportlab class made on first use",
-    "builder/kit/blocks.py:global _BLOCK": "a reportlab class made on first use",
-    "builder/kit/blocks.py:global _SEQ": "a reportlab class made on first use",
-    "builder/kit/blocks.py:global _LONG_TABLE": "a reportlab class made on first use",
 }
 #: the most module-level mutable values and ``global`` statements outside ``builder/state.py`` that
 #: are not in ALLOWED (a new cache registers with ``state.cache`` or ``state.memo`` instead)

@@ -172,7 +172,7 @@ def _cell(c, style, memo: dict | None = None):
         if p is None:
             if len(memo) >= CELL_MEMO:
                 memo.clear()
-            p = memo[key] = _memo_para_class()(para(str(c), style, markup=isinstance(c, Markup)))
+            p = memo[key] = _MemoParagraph(para(str(c), style, markup=isinstance(c, Markup)))
         return p
     if isinstance(c, Markup):
         return para(str(c), style, markup=True)
@@ -182,31 +182,22 @@ def _cell(c, style, memo: dict | None = None):
 CELL_MEMO = 2000  # paragraphs a long table keeps for reuse
 
 
-_MEMO_PARA = None
-
-
-def _memo_para_class():
+class _MemoParagraph(Paragraph):
     """A Paragraph that remembers its last wrap (a shared cell is wrapped once per width)."""
-    global _MEMO_PARA
-    if _MEMO_PARA is None:
 
-        class MemoParagraph(Paragraph):
-            def __init__(self, p):  # adopt a parsed paragraph's state without parsing again
-                adopt_state(self, p)
-                self._memo = None
+    def __init__(self, p):  # adopt a parsed paragraph's state without parsing again
+        adopt_state(self, p)
+        self._memo = None
 
-            def wrap(self, aw, ah):
-                if self._memo is not None and self._memo[0] == aw:
-                    return self._memo[1]
-                out = Paragraph.wrap(self, aw, ah)
-                self._memo = (aw, out)
-                return out
+    def wrap(self, aw, ah):
+        if self._memo is not None and self._memo[0] == aw:
+            return self._memo[1]
+        out = Paragraph.wrap(self, aw, ah)
+        self._memo = (aw, out)
+        return out
 
-            def split(self, aw, ah):  # a table row never splits; a shared cell must not either
-                return []
-
-        _MEMO_PARA = MemoParagraph
-    return _MEMO_PARA
+    def split(self, aw, ah):  # a table row never splits; a shared cell must not either
+        return []
 
 
 def table(
@@ -331,7 +322,7 @@ def stacked(
                 out.append(Paragraph((f"<b>{label}:</b> " if label else "") + t, sr))
         return out
 
-    return _seq_class()(make, len(rows))
+    return _Seq(make, len(rows))
 
 
 def _lines_of(f) -> int:
@@ -345,85 +336,75 @@ MIN_SPLIT_LINES = 2  # a block split across pages keeps at least this many lines
 KEEP_BLOCK_LINES = 6  # a stacked row of no more lines than this is never split
 
 
-_BLOCK = None
-
-
-def _block_class():
+class _Block(Flowable):
     """A stacked table row (a few paragraphs) that stays on one page, or is split between its
     paragraphs (or inside one, by the paragraph's own widow control) with at least
     ``MIN_SPLIT_LINES`` lines on each side. ``glued`` paragraphs at its end (a source note)
     are never cut off from the lines before them."""
-    global _BLOCK
-    if _BLOCK is not None:
-        return _BLOCK
 
-    class Block(Flowable):
-        def __init__(self, flows: list, glued: int = 0):
-            super().__init__()
-            self.flows, self.glued = list(flows), glued
+    def __init__(self, flows: list, glued: int = 0):
+        super().__init__()
+        self.flows, self.glued = list(flows), glued
 
-        def _measure(self, aw):
-            hs = []
-            for f in self.flows:
-                h = f.wrap(aw, 0x7FFFFFFF)[1]
-                hs.append((f.getSpaceBefore(), h, f.getSpaceAfter(), _lines_of(f)))
-            return hs
+    def _measure(self, aw):
+        hs = []
+        for f in self.flows:
+            h = f.wrap(aw, 0x7FFFFFFF)[1]
+            hs.append((f.getSpaceBefore(), h, f.getSpaceAfter(), _lines_of(f)))
+        return hs
 
-        def wrap(self, aw, ah):
-            hs = self._measure(aw)
-            self.width = aw
-            self.height = sum(b + h + a for b, h, a, _ in hs)
-            return aw, self.height
+    def wrap(self, aw, ah):
+        hs = self._measure(aw)
+        self.width = aw
+        self.height = sum(b + h + a for b, h, a, _ in hs)
+        return aw, self.height
 
-        def split(self, aw, ah):
-            hs = self._measure(aw)
-            # the lines of the block itself (a glued source note does not count as company)
-            total = sum(n for *_, n in hs[: len(hs) - self.glued])
-            if sum(b + h + a for b, h, a, _ in hs) <= ah:
-                return [self]
-            frame = getattr(self, "_frame", None)
-            at_top = frame is not None and getattr(frame, "_atTop", False)
-            if total <= KEEP_BLOCK_LINES and not at_top:
-                return []  # a short row reads as one: the whole of it goes on the next page
-            last_cut = len(self.flows) - 1 - self.glued  # cut after flow i, i < last_cut + 1
-            used, lines_before, fits = 0.0, 0, []
-            for i, (b, h, a, n) in enumerate(hs):
-                if used + b + h > ah + 1e-6:
-                    break
-                used += b + h + a
-                lines_before += n
-                fits.append((i, lines_before))
-            # between paragraphs, as late as possible
-            for i, before in reversed(fits):
-                if i < last_cut and before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
-                    return [Block(self.flows[: i + 1]), Block(self.flows[i + 1 :], self.glued)]
-            # inside the first paragraph that does not fit (its own split keeps two lines a side)
-            k = len(fits)
-            if k <= last_cut:
-                f = self.flows[k]
-                parts = f.split(aw, ah - used - hs[k][0]) if hasattr(f, "split") else []
-                if len(parts) == 2:
-                    parts[0].wrap(aw, 0x7FFFFFFF)
-                    before = (fits[-1][1] if fits else 0) + _lines_of(parts[0])
-                    if before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
-                        return [Block(self.flows[:k] + [parts[0]]), Block([parts[1]] + self.flows[k + 1 :], self.glued)]
-            if at_top:
-                # taller than a whole page and no cut keeps two lines a side: its paragraphs are
-                # laid out one by one, as any text that fills pages
-                return list(self.flows)
-            return []  # the whole block goes on the next page
+    def split(self, aw, ah):
+        hs = self._measure(aw)
+        # the lines of the block itself (a glued source note does not count as company)
+        total = sum(n for *_, n in hs[: len(hs) - self.glued])
+        if sum(b + h + a for b, h, a, _ in hs) <= ah:
+            return [self]
+        frame = getattr(self, "_frame", None)
+        at_top = frame is not None and getattr(frame, "_atTop", False)
+        if total <= KEEP_BLOCK_LINES and not at_top:
+            return []  # a short row reads as one: the whole of it goes on the next page
+        last_cut = len(self.flows) - 1 - self.glued  # cut after flow i, i < last_cut + 1
+        used, lines_before, fits = 0.0, 0, []
+        for i, (b, h, a, n) in enumerate(hs):
+            if used + b + h > ah + 1e-6:
+                break
+            used += b + h + a
+            lines_before += n
+            fits.append((i, lines_before))
+        # between paragraphs, as late as possible
+        for i, before in reversed(fits):
+            if i < last_cut and before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
+                return [_Block(self.flows[: i + 1]), _Block(self.flows[i + 1 :], self.glued)]
+        # inside the first paragraph that does not fit (its own split keeps two lines a side)
+        k = len(fits)
+        if k <= last_cut:
+            f = self.flows[k]
+            parts = f.split(aw, ah - used - hs[k][0]) if hasattr(f, "split") else []
+            if len(parts) == 2:
+                parts[0].wrap(aw, 0x7FFFFFFF)
+                before = (fits[-1][1] if fits else 0) + _lines_of(parts[0])
+                if before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
+                    return [_Block(self.flows[:k] + [parts[0]]), _Block([parts[1]] + self.flows[k + 1 :], self.glued)]
+        if at_top:
+            # taller than a whole page and no cut keeps two lines a side: its paragraphs are
+            # laid out one by one, as any text that fills pages
+            return list(self.flows)
+        return []  # the whole block goes on the next page
 
-        def draw(self):
-            y = self.height
-            for f in self.flows:
-                y -= f.getSpaceBefore()
-                _w, h = f.wrap(self.width, 0x7FFFFFFF)
-                y -= h
-                f.drawOn(self.canv, 0, y)
-                y -= f.getSpaceAfter()
-
-    _BLOCK = Block
-    return Block
+    def draw(self):
+        y = self.height
+        for f in self.flows:
+            y -= f.getSpaceBefore()
+            _w, h = f.wrap(self.width, 0x7FFFFFFF)
+            y -= h
+            f.drawOn(self.canv, 0, y)
+            y -= f.getSpaceAfter()
 
 
 DASH_TEXT = "\u2014"
@@ -433,70 +414,59 @@ def humanize_text(text: str) -> str:
     return humanize(text, bare=False)
 
 
-_SEQ = None
-
-
-def _seq_class():
+class _Seq(Flowable):
     """A run of paragraphs made a row at a time, that the frame may split anywhere."""
-    global _SEQ
-    if _SEQ is not None:
-        return _SEQ
 
-    class Seq(Flowable):
-        def __init__(self, make, n: int, start: int = 0, tail: list | None = None):
-            super().__init__()
-            self.make, self.n, self.start = make, n, start
-            self.tail = list(tail or [])  # flowables kept with the last row (a source note)
-            self._flows: list | None = None
+    def __init__(self, make, n: int, start: int = 0, tail: list | None = None):
+        super().__init__()
+        self.make, self.n, self.start = make, n, start
+        self.tail = list(tail or [])  # flowables kept with the last row (a source note)
+        self._flows: list | None = None
 
-        def _all(self):
-            if self._flows is None:
-                block = _block_class()
-                self._flows = []
-                for r in range(self.start, min(self.n, self.start + SEQ_BATCH)):
-                    if r == self.n - 1 and self.tail:
-                        self._flows.append(block(self.make(r) + self.tail, glued=len(self.tail)))
-                    else:
-                        self._flows.append(block(self.make(r)))
-                if self.n <= self.start and self.tail:
-                    self._flows.append(block(self.tail))
-            return self._flows
+    def _all(self):
+        if self._flows is None:
+            self._flows = []
+            for r in range(self.start, min(self.n, self.start + SEQ_BATCH)):
+                if r == self.n - 1 and self.tail:
+                    self._flows.append(_Block(self.make(r) + self.tail, glued=len(self.tail)))
+                else:
+                    self._flows.append(_Block(self.make(r)))
+            if self.n <= self.start and self.tail:
+                self._flows.append(_Block(self.tail))
+        return self._flows
 
-        def wrap(self, aw, ah):
-            if self.n - self.start > SEQ_BATCH:  # more than a batch: always handed on in parts
-                return aw, ah + 1.0
-            h = 0.0
-            for f in self._all():
-                h += f.wrap(aw, ah)[1] + f.getSpaceBefore() + f.getSpaceAfter()
-            self.width, self.height = aw, h
-            return aw, h
+    def wrap(self, aw, ah):
+        if self.n - self.start > SEQ_BATCH:  # more than a batch: always handed on in parts
+            return aw, ah + 1.0
+        h = 0.0
+        for f in self._all():
+            h += f.wrap(aw, ah)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+        self.width, self.height = aw, h
+        return aw, h
 
-        def split(self, aw, ah):
-            # the frame must take the first part as it is: a part that fits, or nothing
-            out = list(self._all())
-            if self.n - self.start > SEQ_BATCH:
-                out.append(Seq(self.make, self.n, self.start + SEQ_BATCH, self.tail))
-            if not out:
-                return []
-            head = out[0]
-            if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
-                return out
+    def split(self, aw, ah):
+        # the frame must take the first part as it is: a part that fits, or nothing
+        out = list(self._all())
+        if self.n - self.start > SEQ_BATCH:
+            out.append(_Seq(self.make, self.n, self.start + SEQ_BATCH, self.tail))
+        if not out:
+            return []
+        head = out[0]
+        if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
+            return out
 
-            share_frame(self, head)
-            parts = head.split(aw, ah)
-            return (parts + out[1:]) if parts else []
+        share_frame(self, head)
+        parts = head.split(aw, ah)
+        return (parts + out[1:]) if parts else []
 
-        def draw(self):
-            y = self.height
-            for f in self._all():
-                y -= f.getSpaceBefore()
-                _w, h = f.wrap(self.width, y)
-                y -= h
-                f.drawOn(self.canv, 0, y)
-                y -= f.getSpaceAfter()
-
-    _SEQ = Seq
-    return Seq
+    def draw(self):
+        y = self.height
+        for f in self._all():
+            y -= f.getSpaceBefore()
+            _w, h = f.wrap(self.width, y)
+            y -= h
+            f.drawOn(self.canv, 0, y)
+            y -= f.getSpaceAfter()
 
 
 SEQ_BATCH = 30  # rows of a stacked table made at a time
@@ -524,7 +494,7 @@ def long_table(
     of them is alive at a time) and hands the frame one ordinary ``Table`` per page, with the
     header (``head``) repeated and each row's style (``row_cmds(r, at)``) kept.
     """
-    return _long_table_class()(_Rows(n, cells, widths, head, base_cmds, head_cmds, row_cmds, first_head), 0)
+    return _LongTable(_Rows(n, cells, widths, head, base_cmds, head_cmds, row_cmds, first_head), 0)
 
 
 class _Rows:
@@ -591,44 +561,33 @@ class _Rows:
         return t
 
 
-_LONG_TABLE = None
+class _LongTable(Flowable):
+    """Rows ``start``.. of a long table (see :func:`long_table`)."""
 
+    def __init__(self, rows: _Rows, start: int):
+        super().__init__()
+        self.rows, self.start = rows, start
+        self.hAlign = "LEFT"
+        self._table: Any = None  # the reportlab Table of the rows that fit, once wrapped
 
-def _long_table_class():
-    global _LONG_TABLE
-    if _LONG_TABLE is not None:
-        return _LONG_TABLE
+    def wrap(self, aw, ah):
+        end, used = self.rows.fit(self.start, ah)
+        self.width = sum(self.rows.widths)
+        if end < self.rows.n:  # does not all fit: the frame splits it
+            self._table = None
+            return self.width, max(ah, used) + 1.0
+        self._table = self.rows.chunk(self.start, end)
+        self.height = self._table.wrap(aw, ah)[1]
+        return self.width, self.height
 
-    class LongTable(Flowable):
-        """Rows ``start``.. of a long table (see :func:`long_table`)."""
+    def split(self, aw, ah):
+        end, _ = self.rows.fit(self.start, ah)
+        if end == self.start:
+            return []
+        return [self.rows.chunk(self.start, end), _LongTable(self.rows, end)]
 
-        def __init__(self, rows: _Rows, start: int):
-            super().__init__()
-            self.rows, self.start = rows, start
-            self.hAlign = "LEFT"
-            self._table: Any = None  # the reportlab Table of the rows that fit, once wrapped
-
-        def wrap(self, aw, ah):
-            end, used = self.rows.fit(self.start, ah)
-            self.width = sum(self.rows.widths)
-            if end < self.rows.n:  # does not all fit: the frame splits it
-                self._table = None
-                return self.width, max(ah, used) + 1.0
-            self._table = self.rows.chunk(self.start, end)
-            self.height = self._table.wrap(aw, ah)[1]
-            return self.width, self.height
-
-        def split(self, aw, ah):
-            end, _ = self.rows.fit(self.start, ah)
-            if end == self.start:
-                return []
-            return [self.rows.chunk(self.start, end), LongTable(self.rows, end)]
-
-        def draw(self):
-            self._table.drawOn(self.canv, 0, 0)
-
-    _LONG_TABLE = LongTable
-    return LongTable
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
 
 
 def bullets(items: Iterable[Any], st: Styles):
@@ -639,7 +598,7 @@ def keep(*flows):
     """The flowables on one page when they fit; when they do not (a stacked table on small
     paper), what follows a stacked table (its source note) stays with the table's last row."""
     kept = [f for f in flows if f is not None]
-    seqs = [i for i, f in enumerate(kept) if isinstance(f, _seq_class())]
+    seqs = [i for i, f in enumerate(kept) if isinstance(f, _Seq)]
     if seqs and seqs[-1] < len(kept) - 1:
         seq = kept[seqs[-1]]
         seq.tail = seq.tail + kept[seqs[-1] + 1 :]
@@ -808,8 +767,8 @@ def join_headings(story: list) -> list:
         if pending:
             if (
                 (isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS)
-                or isinstance(f, _long_table_class())
-                or (isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2)
+                or isinstance(f, _LongTable)
+                or (isinstance(f, _Seq) and f.n > LONG_TABLE_ROWS // 2)
             ):
                 out.append(CondPageBreak(HEADING_ROOM_MM * MM))
                 for h in pending:
@@ -843,7 +802,7 @@ def glue_source_notes(story: list) -> list:
         prev = out[-1]
         if isinstance(prev, KeepTogether):
             out[-1] = keep(*kept_flowables(prev), f)
-        elif isinstance(prev, (Paragraph, _seq_class())):
+        elif isinstance(prev, (Paragraph, _Seq)):
             out[-1] = keep(prev, f)
         else:
             out.append(f)

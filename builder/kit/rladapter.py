@@ -16,6 +16,7 @@ No other module touches an underscored attribute of a reportlab object.
 
 from __future__ import annotations
 
+import functools
 import io
 import zlib
 from collections.abc import Callable
@@ -25,8 +26,6 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-
-from builder import state
 
 # the private attributes this module relies on, checked by the tests against the installed reportlab
 CANVAS_ATTRIBUTES = ("_code", "_doc", "_startPage", "_formsinuse", "_setXObjects", "_currentPageHasImages")
@@ -46,73 +45,65 @@ def run_before_save(c, extra: Callable[[], None]) -> None:
     c.save = save_with_extra
 
 
-_HELD: dict = state.cache(
-    "pdf.held_pages_canvas",
-    bound=1,
-    lifetime=state.PROCESS,
-    doc="the canvas class that holds its pages back, by the function that stamps them",
-)
+class HeldPagesCanvas(Canvas):
+    """A Canvas that holds its pages back until ``save`` and then calls ``stamp(canvas, n, total)``
+    on each page before writing it (see :func:`held_pages_canvas_class`)."""
+
+    def __init__(self, *args, stamp: Callable, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.stamp = stamp
+        self._held_pages: list[dict] = []
+        self.page_number_at = None  # (x, y, size) in points, set by the footer
+        self.held_marks: list = []  # bookmarks and outline entries of the page being drawn
+
+    # a page's destination exists only once the page is written: both wait for it
+    def bookmarkPage(self, key, **kw):
+        self.held_marks.append(("bookmark", key, kw))
+
+    def addOutlineEntry(self, title, key, level=0, closed=None):
+        self.held_marks.append(("outline", key, {"title": title, "level": level, "closed": closed}))
+
+    def showPage(self):
+        state = dict(self.__dict__)
+        del state["_held_pages"]
+        code = self._code
+        state["_code"] = zlib.compress("\n".join(code).encode("utf-8", "surrogatepass"), 1) if code else None
+        self._held_pages.append(state)
+        self._startPage()
+        self.page_number_at = None
+        self.held_marks = []
+
+    def save(self):
+        held, self._held_pages = self._held_pages, []
+        total = len(held)
+        held.reverse()
+        for n in range(1, total + 1):
+            state = held.pop()  # the held copy goes as the page is written
+            code = state["_code"]
+            state["_code"] = [zlib.decompress(code).decode("utf-8", "surrogatepass")] if code else []
+            self.__dict__.update(state)
+            del state
+            self.stamp(self, n, total)
+            for kind, key, kw in self.held_marks:
+                if kind == "bookmark":
+                    Canvas.bookmarkPage(self, key, **kw)
+                else:
+                    Canvas.addOutlineEntry(self, kw["title"], key, kw["level"], kw["closed"])
+            Canvas.showPage(self)
+            compress_page_now(self._doc.Pages.pages[-1])
+        Canvas.save(self)
 
 
-def held_pages_canvas_class(stamp: Callable):
-    """A Canvas subclass that holds its pages back until ``save`` and then calls
-    ``stamp(canvas, n, total)`` on each page before writing it (e.g. "page N of M").
+def held_pages_canvas_class(stamp: Callable) -> Callable[..., HeldPagesCanvas]:
+    """What makes a Canvas that holds its pages back until ``save`` and then calls
+    ``stamp(canvas, n, total)`` on each page before writing it (e.g. "page N of M"), called as
+    the Canvas class is (a document's ``canvasmaker``).
 
     A page held back is its drawing operators as one compressed string (a long document
     holds thousands of pages, each thousands of small strings otherwise); each page's
     stream is compressed as soon as it is written.
     """
-    held = _HELD.get(stamp)
-    if held is not None:
-        return held
-
-    class HeldPagesCanvas(Canvas):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self._held_pages: list[dict] = []
-            self.page_number_at = None  # (x, y, size) in points, set by the footer
-            self.held_marks: list = []  # bookmarks and outline entries of the page being drawn
-
-        # a page's destination exists only once the page is written: both wait for it
-        def bookmarkPage(self, key, **kw):
-            self.held_marks.append(("bookmark", key, kw))
-
-        def addOutlineEntry(self, title, key, level=0, closed=None):
-            self.held_marks.append(("outline", key, {"title": title, "level": level, "closed": closed}))
-
-        def showPage(self):
-            state = dict(self.__dict__)
-            del state["_held_pages"]
-            code = self._code
-            state["_code"] = zlib.compress("\n".join(code).encode("utf-8", "surrogatepass"), 1) if code else None
-            self._held_pages.append(state)
-            self._startPage()
-            self.page_number_at = None
-            self.held_marks = []
-
-        def save(self):
-            held, self._held_pages = self._held_pages, []
-            total = len(held)
-            held.reverse()
-            for n in range(1, total + 1):
-                state = held.pop()  # the held copy goes as the page is written
-                code = state["_code"]
-                state["_code"] = [zlib.decompress(code).decode("utf-8", "surrogatepass")] if code else []
-                self.__dict__.update(state)
-                del state
-                stamp(self, n, total)
-                for kind, key, kw in self.held_marks:
-                    if kind == "bookmark":
-                        Canvas.bookmarkPage(self, key, **kw)
-                    else:
-                        Canvas.addOutlineEntry(self, kw["title"], key, kw["level"], kw["closed"])
-                Canvas.showPage(self)
-                compress_page_now(self._doc.Pages.pages[-1])
-            Canvas.save(self)
-
-    _HELD.clear()
-    _HELD[stamp] = HeldPagesCanvas
-    return HeldPagesCanvas
+    return functools.partial(HeldPagesCanvas, stamp=stamp)
 
 
 class _Flated:

@@ -24,6 +24,7 @@ few redirects and reads ``http``, ``https`` and ``file`` addresses only
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -488,50 +489,30 @@ class _Deadline:
         return False
 
 
+def _check_redirect(url: str, target: str, new: str) -> None:
+    """Refuse a redirect of the download of ``url`` to an address that is not http(s)."""
+    scheme = split_address(target, url).scheme.lower()
+    if scheme not in ("http", "https"):
+        raise _refuse(
+            url,
+            f"redirected to '{new}', which is not http or https ({scheme or 'no scheme'})",
+            "a registry's packs are read over http(s) only; tell its maintainers",
+        )
+
+
 def _fetch_http(url: str, limit: int) -> bytes:
-    import http.client  # noqa: PLC0415 - the network stack only when a pack is downloaded
     import urllib.request  # noqa: PLC0415 - the network stack only when a pack is downloaded
+
+    from builder.packs import transport  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     deadline = _Deadline(limits.DOWNLOAD_TOTAL_SECONDS)
 
-    class Redirects(urllib.request.HTTPRedirectHandler):
-        max_redirections = limits.MAX_REDIRECTS
-        max_repeats = 1
-
-        def http_error_302(self, req, fp, code, msg, headers):
-            new = headers.get("location") or headers.get("uri")
-            if new is not None:
-                scheme = split_address(urljoin(req.full_url, new), url).scheme.lower()
-                if scheme not in ("http", "https"):
-                    raise _refuse(
-                        url,
-                        f"redirected to '{new}', which is not http or https ({scheme or 'no scheme'})",
-                        "a registry's packs are read over http(s) only; tell its maintainers",
-                    )
-            return super().http_error_302(req, fp, code, msg, headers)
-
-        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
-
-    class Plain(http.client.HTTPConnection):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._create_connection = deadline.connect
-
-    class Secure(http.client.HTTPSConnection):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._create_connection = deadline.connect
-
-    class PlainHandler(urllib.request.HTTPHandler):
-        def http_open(self, req):
-            return self.do_open(Plain, req)
-
-    class SecureHandler(urllib.request.HTTPSHandler):
-        def https_open(self, req):
-            return self.do_open(Secure, req, context=getattr(self, "_context", None))
-
     host = (split_address(url).hostname or "").lower()
-    handlers: list[urllib.request.BaseHandler] = [Redirects(), PlainHandler(), SecureHandler()]
+    handlers: list[urllib.request.BaseHandler] = [
+        transport.Redirects(functools.partial(_check_redirect, url)),
+        transport.DeadlineHandler(deadline.connect),
+        transport.DeadlineSecureHandler(deadline.connect),
+    ]
     if host in ("127.0.0.1", "localhost", "::1"):
         handlers.append(urllib.request.ProxyHandler({}))  # loopback never goes through a proxy
     opener = urllib.request.build_opener(*handlers)

@@ -292,41 +292,18 @@ def _custom_card(ctx: _Ctx, f: Field, path: tuple, name, card: dict):
     return {"printed": tidy(printed), "count": n}
 
 
-def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
+def _value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool = False) -> Any:
+    """The canonical value of field ``f`` written as ``v`` at ``path`` (``top``: a key of the list
+    itself, kept even at its default); ``_DROP`` when it is left out, or wrong (after an error)."""
     if v is None:
         return _DROP
     kind = f.kind
-    if kind == "text":
-        if not _is_text(v):
-            ctx.err(path, f"'{f.key}' must be text")
-            return _DROP
-        t = tidy(v)
-        return t if t else _DROP
-    if kind == "notes":
-        if not _is_text(v):
-            ctx.err(path, f"'{f.key}' must be text")
-            return _DROP
-        t = tidy_notes(v)
-        return t if t else _DROP
+    if kind in ("text", "notes"):
+        return _text_value(ctx, f, v, path)
     if kind == "int":
-        if isinstance(v, float) and v.is_integer():
-            v = int(v)
-        if isinstance(v, bool) or not isinstance(v, int):
-            ctx.err(path, f"'{f.key}' must be a whole number, not {v!r}")
-            return _DROP
-        if v < 0:
-            ctx.err(path, f"'{f.key}' must not be negative, not {v}")
-            return _DROP
-        if not top and f.default is not None and v == f.default:
-            return _DROP
-        return v
+        return _int_value(ctx, f, v, path, top)
     if kind == "bool":
-        if not isinstance(v, bool):
-            ctx.err(path, f"'{f.key}' must be true or false, not {v!r}")
-            return _DROP
-        if not top and f.default is not None and v == f.default:
-            return _DROP
-        return v
+        return _bool_value(ctx, f, v, path, top)
     if kind == "ref":
         if not _is_text(v):
             ctx.err(path, f"'{f.key}' must be a {f.what or 'name'}")
@@ -334,88 +311,142 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
         name, _ = ctx.r.resolve(f, v)
         return name if name else _DROP
     if kind in ("refs", "texts"):
-        if kind == "texts" and _is_text(v):
-            v = [v]
-        if not isinstance(v, list):
-            ctx.err(path, f"'{f.key}' must be a list")
-            return _DROP
-        names = []
-        for i, item in enumerate(v):
-            if not _is_text(item):
-                ctx.err(path + (i,), f"each item of '{f.key}' must be a name")
-                continue
-            t = ctx.r.resolve(f, item)[0] if kind == "refs" else tidy(item)
-            if t:
-                names.append(t)
-        return names
+        return _names_value(ctx, f, v, path)
     if kind == "counts":
-        if not isinstance(v, dict):
-            ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts", hint=f"e.g. {f.key}: {{Name: 2}}")
-            return _DROP
-        counts: dict = {}
-        for k, n in v.items():
-            if isinstance(n, float) and n.is_integer():
-                n = int(n)
-            if f.accepts == "printed" and isinstance(n, dict):  # a custom card: {printed: F5, count: 1}
-                card = _custom_card(ctx, f, path + (k,), k, n)
-                if card is not None:
-                    counts[tidy(k) if _is_text(k) else tidy(str(k))] = card
-                continue
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                ctx.err(path + (k,), f"the count of '{k}' must be a whole number (0 or more), not {n!r}")
-                continue
-            name = ctx.r.resolve(f, k)[0] if _is_text(k) else tidy(k)
-            if not name:
-                ctx.err(path + (k,), f"empty {f.what} name", key=True)
-                continue
-            counts[name] = counts.get(name, 0) + n
-            if counts[name] > MAX_NUMBER:
-                ctx.err(path + (k,), f"the count of '{name}' adds up to more than {MAX_NUMBER:,}")
-                counts[name] = MAX_NUMBER
-        return counts
+        return _counts_value(ctx, f, v, path)
     if kind == "rules":
-        if not isinstance(v, dict):
-            ctx.err(path, "'house_rules' must be a mapping of rule ids to values")
-            return _DROP
-        rules = {}
-        for k, val in v.items():
-            if not isinstance(val, (str, int, float, bool)):
-                ctx.err(path + (k,), f"house rule '{k}' must have a single value (number, text, true/false)")
-                continue
-            if isinstance(val, float) and (val != val or val in (float("inf"), float("-inf"))):
-                ctx.err(path + (k,), f"house rule '{k}' must be a finite number")
-                continue
-            rules[str(k)] = val
-        return rules
+        return _rules_value(ctx, v, path)
     if kind == "items":
-        if not isinstance(v, list):
-            ctx.err(path, f"'{f.key}' must be a list of {f.what}s")
-            return _DROP
-        rows = []
-        for i, item in enumerate(v):
-            if _is_text(item) and f.item_key:
-                item = {f.item_key: item}
-            if not isinstance(item, dict):
-                ctx.err(
-                    path + (i,),
-                    f"each {f.what} must be a mapping",
-                    hint=f"e.g. - {f.item_key}: Name" if f.item_key else None,
-                )
-                continue
-            known = [s.key for s in f.fields]  # in declared order: the same message every run
-            for k in item:
-                if k not in known:
-                    hint = did_you_mean(str(k), list(known)) or "known keys: " + ", ".join(known)
-                    ctx.err(path + (i, k), f"unknown key '{k}' in a {f.what}", hint=hint, key=True)
-            row = {}
-            for s in f.fields:
-                if s.key in item:
-                    sv = _value(ctx, s, item[s.key], path + (i, s.key))
-                    if sv is not _DROP:
-                        row[s.key] = sv
-            if f.item_key and f.item_key not in row:
-                ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'", hint=f"e.g. - {f.item_key}: Name")
-                continue
-            rows.append(row)
-        return rows
+        return _items_value(ctx, f, v, path)
     raise AssertionError(kind)  # pragma: no cover
+
+
+def _text_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
+    """A text (``notes``: with its line breaks), tidied; dropped when empty."""
+    if not _is_text(v):
+        ctx.err(path, f"'{f.key}' must be text")
+        return _DROP
+    t = tidy_notes(v) if f.kind == "notes" else tidy(v)
+    return t if t else _DROP
+
+
+def _int_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        ctx.err(path, f"'{f.key}' must be a whole number, not {v!r}")
+        return _DROP
+    if v < 0:
+        ctx.err(path, f"'{f.key}' must not be negative, not {v}")
+        return _DROP
+    if not top and f.default is not None and v == f.default:
+        return _DROP
+    return v
+
+
+def _bool_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...], top: bool) -> Any:
+    if not isinstance(v, bool):
+        ctx.err(path, f"'{f.key}' must be true or false, not {v!r}")
+        return _DROP
+    if not top and f.default is not None and v == f.default:
+        return _DROP
+    return v
+
+
+def _names_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
+    """A list of names (``refs``: resolved in the catalog) or texts (one text alone is a list)."""
+    kind = f.kind
+    if kind == "texts" and _is_text(v):
+        v = [v]
+    if not isinstance(v, list):
+        ctx.err(path, f"'{f.key}' must be a list")
+        return _DROP
+    names = []
+    for i, item in enumerate(v):
+        if not _is_text(item):
+            ctx.err(path + (i,), f"each item of '{f.key}' must be a name")
+            continue
+        t = ctx.r.resolve(f, item)[0] if kind == "refs" else tidy(item)
+        if t:
+            names.append(t)
+    return names
+
+
+def _counts_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
+    """Counts by name (a name written twice adds up), and the custom cards of a deck."""
+    if not isinstance(v, dict):
+        ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts", hint=f"e.g. {f.key}: {{Name: 2}}")
+        return _DROP
+    counts: dict[Any, Any] = {}
+    for k, n in v.items():
+        if isinstance(n, float) and n.is_integer():
+            n = int(n)
+        if f.accepts == "printed" and isinstance(n, dict):  # a custom card: {printed: F5, count: 1}
+            card = _custom_card(ctx, f, path + (k,), k, n)
+            if card is not None:
+                counts[tidy(k) if _is_text(k) else tidy(str(k))] = card
+            continue
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            ctx.err(path + (k,), f"the count of '{k}' must be a whole number (0 or more), not {n!r}")
+            continue
+        name = ctx.r.resolve(f, k)[0] if _is_text(k) else tidy(k)
+        if not name:
+            ctx.err(path + (k,), f"empty {f.what} name", key=True)
+            continue
+        counts[name] = counts.get(name, 0) + n
+        if counts[name] > MAX_NUMBER:
+            ctx.err(path + (k,), f"the count of '{name}' adds up to more than {MAX_NUMBER:,}")
+            counts[name] = MAX_NUMBER
+    return counts
+
+
+def _rules_value(ctx: _Ctx, v: Any, path: tuple[Any, ...]) -> Any:
+    """The house rules: one plain value (finite, when a number) by rule id."""
+    if not isinstance(v, dict):
+        ctx.err(path, "'house_rules' must be a mapping of rule ids to values")
+        return _DROP
+    rules = {}
+    for k, val in v.items():
+        if not isinstance(val, (str, int, float, bool)):
+            ctx.err(path + (k,), f"house rule '{k}' must have a single value (number, text, true/false)")
+            continue
+        if isinstance(val, float) and (val != val or val in (float("inf"), float("-inf"))):
+            ctx.err(path + (k,), f"house rule '{k}' must be a finite number")
+            continue
+        rules[str(k)] = val
+    return rules
+
+
+def _items_value(ctx: _Ctx, f: Field, v: Any, path: tuple[Any, ...]) -> Any:
+    """A list of items (a unit, a troop), each a mapping of the item's own fields (an item written
+    as its name alone is ``{item_key: name}``)."""
+    if not isinstance(v, list):
+        ctx.err(path, f"'{f.key}' must be a list of {f.what}s")
+        return _DROP
+    rows = []
+    for i, item in enumerate(v):
+        if _is_text(item) and f.item_key:
+            item = {f.item_key: item}
+        if not isinstance(item, dict):
+            ctx.err(
+                path + (i,),
+                f"each {f.what} must be a mapping",
+                hint=f"e.g. - {f.item_key}: Name" if f.item_key else None,
+            )
+            continue
+        known = [s.key for s in f.fields]  # in declared order: the same message every run
+        for k in item:
+            if k not in known:
+                hint = did_you_mean(str(k), list(known)) or "known keys: " + ", ".join(known)
+                ctx.err(path + (i, k), f"unknown key '{k}' in a {f.what}", hint=hint, key=True)
+        row = {}
+        for s in f.fields:
+            if s.key in item:
+                sv = _value(ctx, s, item[s.key], path + (i, s.key))
+                if sv is not _DROP:
+                    row[s.key] = sv
+        if f.item_key and f.item_key not in row:
+            ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'", hint=f"e.g. - {f.item_key}: Name")
+            continue
+        rows.append(row)
+    return rows

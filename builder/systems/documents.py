@@ -122,7 +122,7 @@ def _model(name: str, fields: tuple[Field, ...]) -> Any:
 
 
 def _annotation(f: Field, owner: str) -> Any:
-    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
+    from pydantic import StrictBool, StrictInt  # noqa: PLC0415 - pydantic only when a list is validated; `daimyo check` from the catalog cache loads none
 
     name = Union[str, StrictInt, float]  # a name as YAML reads it (a card called 1600 is a number)
     if f.kind == "system":
@@ -141,11 +141,7 @@ def _annotation(f: Field, owner: str) -> Any:
         return Optional[dict[str, Any]]
     if f.kind == "counts":
         if f.accepts == "printed":
-
-            class CustomCard(BaseModel):
-                model_config = ConfigDict(extra="forbid")
-                printed: str | None = None
-                count: StrictInt | None = None
+            from builder.systems.documentmodels import CustomCard  # noqa: PLC0415 - pydantic only when a list is validated
 
             return Optional[dict[name, Optional[StrictInt | CustomCard]]]
         return Optional[dict[name, Optional[StrictInt]]]

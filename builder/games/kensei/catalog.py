@@ -30,6 +30,7 @@ that infer something carry ``assumed:``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import ValidationInfo, field_validator, model_serializer, model_validator
@@ -529,11 +530,31 @@ def cross_check(catalog: Any) -> list:
     army-building data (house-rule ids, clans, limits, troops).
     """
     m = catalog.model
-    out = []
-    rules = {h.id for h in m.house_rules}
+    refs = _Refs(catalog, [], {h.id for h in m.house_rules})
+    _check_troops(refs, m)
+    _check_titles_and_weapons(refs, m)
+    _check_sample_lists(refs, m)
+    if m.army_building is not None:
+        _check_army_building(refs, m)
+    # restrictions may name only facts, list facts, values and house rules the checks know
+    for i, fld, msg in check_restrictions(
+        list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS, RESTRICTION_CONTEXT_VALUES, refs.rules
+    ):
+        refs.out.append(catalog.diag(("restrictions", i, fld), f"restriction '{m.restrictions[i].id}': {msg}"))
+    return refs.out
 
-    def ref(section: str, name: Any, path: tuple, owner: str, kind: str, extra: Any = ()) -> Any:
+
+@dataclass
+class _Refs:
+    """The catalog being checked, the diagnostics found so far (``out``) and its house-rule ids."""
+
+    catalog: Any
+    out: list[Any]
+    rules: set[str]
+
+    def ref(self, section: str, name: Any, path: tuple, owner: str, kind: str, extra: Any = ()) -> Any:
         """Find ``name`` in ``section``; otherwise "<owner> unknown <kind> 'name'" at ``path``."""
+        catalog = self.catalog
         if not isinstance(name, str) or name in extra:
             return None
         hit = catalog.find(section, name)
@@ -549,19 +570,25 @@ def cross_check(catalog: Any) -> list:
                     if len(known) <= 12
                     else f"see 'daimyo catalog list kensei {section}'"
                 )
-            out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
+            self.out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
-    def rule(rid: Any, path: tuple, owner: str) -> None:
-        if rid is not None and rid not in rules:
-            out.append(
-                catalog.diag(
+    def rule(self, rid: Any, path: tuple, owner: str) -> None:
+        """A house rule named at ``path`` must be one of the catalog's."""
+        if rid is not None and rid not in self.rules:
+            self.out.append(
+                self.catalog.diag(
                     path,
                     f"{owner} names unknown house rule '{rid}'",
-                    hint=did_you_mean(rid, sorted(rules)) or "see 'daimyo rules kensei'",
+                    hint=did_you_mean(rid, sorted(self.rules)) or "see 'daimyo rules kensei'",
                 )
             )
 
+
+def _check_troops(refs: _Refs, m: Any) -> None:
+    """Each troop's clans, army list, class, type, volume, titles, gear, abilities, companions,
+    purchase rule, and whether its class may be the general."""
+    catalog, out, ref, rule = refs.catalog, refs.out, refs.ref, refs.rule
     volumes = {v.value for v in m.volumes}
     clan_ids = [c.id for c in m.clans]
     for i, t in enumerate(m.troops):
@@ -614,6 +641,11 @@ def cross_check(catalog: Any) -> list:
                     f"{', '.join(general_classes)} can be the army general (troop_classes: can_be_general; L1741-1744)",
                 )
             )
+
+
+def _check_titles_and_weapons(refs: _Refs, m: Any) -> None:
+    """The abilities each title grants, and each weapon's type (ranged as its type, a firearm ranged)."""
+    catalog, out, ref = refs.catalog, refs.out, refs.ref
     for i, t in enumerate(m.titles):
         for j, x in enumerate(t.grants):
             ref("abilities", x, ("titles", i, "grants", j), f"title '{t.name}' grants", "ability")
@@ -628,6 +660,12 @@ def cross_check(catalog: Any) -> list:
             )
         if w.firearm and not w.ranged:
             out.append(catalog.diag(("weapons", i, "firearm"), f"weapon '{w.name}' is a firearm but not ranged"))
+
+
+def _check_sample_lists(refs: _Refs, m: Any) -> None:
+    """The rulebook's sample lists: their clan, commander level and troops, each unit's points
+    and each list's total."""
+    catalog, out, ref = refs.catalog, refs.out, refs.ref
     for i, sl in enumerate(m.sample_lists):
         at = ("sample_lists", i)
         ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names", "clan")
@@ -665,54 +703,51 @@ def cross_check(catalog: Any) -> list:
                     code="catalog.value",
                 )
             )
+
+
+def _check_army_building(refs: _Refs, m: Any) -> None:
+    """The army-building data: its house rules, limits, unit sizes and clan overrides."""
+    catalog, out, ref, rule = refs.catalog, refs.out, refs.ref, refs.rule
     ab = m.army_building
-    if ab is not None:
-        at = ("army_building",)
-        for j, rid in enumerate(ab.leaders_and_units.house_rules):
-            rule(rid, at + ("leaders_and_units", "house_rules", j), "army_building.leaders_and_units")
-        limit_ids = [x.id for x in ab.limits]
-        for j, lim in enumerate(ab.limits):
-            rule(lim.house_rule, at + ("limits", j, "house_rule"), f"limit '{lim.id}'")
-            if lim.within is not None and lim.within not in limit_ids:
-                out.append(
-                    catalog.diag(
-                        at + ("limits", j, "within"),
-                        f"limit '{lim.id}' is within unknown limit '{lim.within}'",
-                        hint=did_you_mean(lim.within, limit_ids) or None,
-                    )
+    at = ("army_building",)
+    for j, rid in enumerate(ab.leaders_and_units.house_rules):
+        rule(rid, at + ("leaders_and_units", "house_rules", j), "army_building.leaders_and_units")
+    limit_ids = [x.id for x in ab.limits]
+    for j, lim in enumerate(ab.limits):
+        rule(lim.house_rule, at + ("limits", j, "house_rule"), f"limit '{lim.id}'")
+        if lim.within is not None and lim.within not in limit_ids:
+            out.append(
+                catalog.diag(
+                    at + ("limits", j, "within"),
+                    f"limit '{lim.id}' is within unknown limit '{lim.within}'",
+                    hint=did_you_mean(lim.within, limit_ids) or None,
                 )
-        rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"), "army_building.unit_size")
-        rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"), "army_building.profile_limits")
-        rule(ab.peasants.house_rule, at + ("peasants", "house_rule"), "army_building.peasants")
-        for t in m.troop_types:
-            key = t.max_unit_size_key
-            if key is not None and key not in ab.unit_size.max:
-                out.append(
-                    catalog.diag(
-                        at + ("unit_size", "max"),
-                        f"troop type '{t.name}' uses unit size "
-                        f"'{key}', which army_building.unit_size.max does not give",
-                    )
+            )
+    rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"), "army_building.unit_size")
+    rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"), "army_building.profile_limits")
+    rule(ab.peasants.house_rule, at + ("peasants", "house_rule"), "army_building.peasants")
+    for t in m.troop_types:
+        key = t.max_unit_size_key
+        if key is not None and key not in ab.unit_size.max:
+            out.append(
+                catalog.diag(
+                    at + ("unit_size", "max"),
+                    f"troop type '{t.name}' uses unit size '{key}', which army_building.unit_size.max does not give",
                 )
-        for j, ov in enumerate(ab.clan_overrides):
-            p = at + ("clan_overrides", j)
-            ref("clans", ov.clan, p + ("clan",), "clan override names", "clan")
-            if ov.limit is not None and ov.limit not in limit_ids:
-                out.append(
-                    catalog.diag(
-                        p + ("limit",),
-                        f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
-                        hint=did_you_mean(ov.limit, limit_ids) or None,
-                    )
+            )
+    for j, ov in enumerate(ab.clan_overrides):
+        p = at + ("clan_overrides", j)
+        ref("clans", ov.clan, p + ("clan",), "clan override names", "clan")
+        if ov.limit is not None and ov.limit not in limit_ids:
+            out.append(
+                catalog.diag(
+                    p + ("limit",),
+                    f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
+                    hint=did_you_mean(ov.limit, limit_ids) or None,
                 )
-            if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
-                out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
-            for field in ("allowed", "forbidden"):
-                for k, x in enumerate(getattr(ov, field)):
-                    ref("troops", x, p + (field, k), "clan override names", "troop")
-    # restrictions may name only facts, list facts, values and house rules the checks know
-    for i, fld, msg in check_restrictions(
-        list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS, RESTRICTION_CONTEXT_VALUES, rules
-    ):
-        out.append(catalog.diag(("restrictions", i, fld), f"restriction '{m.restrictions[i].id}': {msg}"))
-    return out
+            )
+        if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
+            out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
+        for field in ("allowed", "forbidden"):
+            for k, x in enumerate(getattr(ov, field)):
+                ref("troops", x, p + (field, k), "clan override names", "troop")

@@ -14,7 +14,8 @@ Layout numbers live in ``templates/roster/kensei.yaml``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -880,7 +881,7 @@ def unit_card_flowables(
             pdfbase.warn(msg)
             return []
         w, h, gut = w * scale, h * scale, gut * scale
-    cards = [UnitCard(d, w, h, gut, warnings, scale) for d in unit_card_data(lst, catalog)]
+    cards: list[Any] = [UnitCard(d, w, h, gut, warnings, scale) for d in unit_card_data(lst, catalog)]
     if not cards:
         return []
     rows = [cards[i : i + ncol] for i in range(0, len(cards), ncol)]
@@ -907,34 +908,42 @@ def unit_card_flowables(
     return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para(_("Unit cards"), st.h1), para(note, st.small), t]
 
 
-def _card_class() -> Any:
-    class UnitCardFlowable(Flowable):
-        """A unit card with corner cut marks in its gutter (never a box around the card)."""
+class UnitCard(Flowable):
+    """A unit card with corner cut marks in its gutter (never a box around the card)."""
 
-        def __init__(
-            self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
-        ) -> None:
-            super().__init__()
-            self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
-            self.warnings, self.scale = warnings, scale
+    def __init__(
+        self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
+    ) -> None:
+        super().__init__()
+        self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
+        self.warnings, self.scale = warnings, scale
 
-        def wrap(self, aw: Any, ah: Any) -> Any:
-            return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
+    def wrap(self, aw: Any, ah: Any) -> Any:
+        return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
 
-        def draw(self) -> None:
-            k = self.scale
-            if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
-                self.canv.saveState()
-                self.canv.scale(k, k)
-            draw_unit_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
-            if k != 1.0:
-                self.canv.restoreState()
-
-    return UnitCardFlowable
+    def draw(self) -> None:
+        k = self.scale
+        if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
+            self.canv.saveState()
+            self.canv.scale(k, k)
+        draw_unit_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
+        if k != 1.0:
+            self.canv.restoreState()
 
 
-def UnitCard(data: Any, w: Any, h: Any, g: Any, warnings: Any, scale: float = 1.0) -> Any:
-    return _card_class()(data, w, h, g, warnings, scale)
+@dataclass
+class _CardArea:
+    """Where a unit card is drawn: its canvas, data, lower-left corner and size in points, the
+    inner padding, and the warning of a text that does not fit (each said once)."""
+
+    c: Any
+    d: Mapping[str, Any]
+    x0: float
+    y0: float
+    W: float
+    H: float
+    pad: float
+    warn: Callable[[Any], None]
 
 
 def draw_unit_card(
@@ -952,6 +961,19 @@ def draw_unit_card(
             pdfbase.warn(msg)
 
     c.saveState()
+    _card_edges(c, x0, y0, W, H, g, marks)
+    area = _CardArea(c, d, x0, y0, W, H, 2.5 * P, warn)
+    y = _card_header(area)
+    y = _card_stats(area, y)
+    y = _card_gear(area, y)
+    _card_abilities(area, y)
+    _card_footer(area)
+    c.restoreState()
+
+
+def _card_edges(c: Any, x0: float, y0: float, W: float, H: float, g: float, marks: bool) -> None:
+    """Cut marks at the four corners, outside the card; on a card sheet a thin frame inside the trim."""
+    P = MM
     if marks:  # cut marks at the four corners, outside the card
         c.setStrokeColorRGB(0.3, 0.3, 0.3)
         c.setLineWidth(0.3)
@@ -963,7 +985,13 @@ def draw_unit_card(
         c.setStrokeColorRGB(0.45, 0.45, 0.45)
         c.setLineWidth(0.5)
         c.roundRect(x0 + 1.2 * P, y0 + 1.2 * P, W - 2.4 * P, H - 2.4 * P, 2.0 * P, stroke=1, fill=0)
-    pad = 2.5 * P
+
+
+def _card_header(a: _CardArea) -> float:
+    """The header band (the name and the count of units) and the facts line under it; the
+    height where the stat line starts."""
+    c, d, x0, y0, W, H, pad, warn = a.c, a.d, a.x0, a.y0, a.W, a.H, a.pad, a.warn
+    P = MM
     # header band
     band = 8 * P
     c.setFillColorRGB(0.85, 0.85, 0.85)
@@ -1016,7 +1044,13 @@ def draw_unit_card(
         what=f"unit card '{d['name']}' facts",
         warn=warn,
     )
-    y -= 5 * P
+    return y - 5 * P
+
+
+def _card_stats(a: _CardArea, y: float) -> float:
+    """The stat line: a cell per stat, its label above its value (``*``: a class value)."""
+    c, d, x0, W, pad = a.c, a.d, a.x0, a.W, a.pad
+    P = MM
     # stat line
     n = len(d["stats"])
     cellw = (W - 2 * pad) / n
@@ -1043,7 +1077,13 @@ def draw_unit_card(
         pdfbase.draw_text_box(
             c, shown, (cx, y - 10 * P, cellw, 6 * P), fonts.BOLD, 10, 6, align="center", valign="middle", wrap=False
         )
-    y -= 11.5 * P
+    return y - 11.5 * P
+
+
+def _card_gear(a: _CardArea, y: float) -> float:
+    """The weapons and armour line, when the unit has any."""
+    c, d, x0, W, pad, warn = a.c, a.d, a.x0, a.W, a.pad, a.warn
+    P = MM
     gear = []
     if d["weapons"]:
         gear.append(_("Weapons: {weapons}").format(weapons=", ".join(d["weapons"])))
@@ -1063,6 +1103,13 @@ def draw_unit_card(
             warn=warn,
         )
         y -= 4 * P
+    return y
+
+
+def _card_abilities(a: _CardArea, y: float) -> None:
+    """The abilities, filling the rest of the card (shrunk to fit; the glossary has the full text)."""
+    c, d, x0, y0, W, pad, warn = a.c, a.d, a.x0, a.y0, a.W, a.pad, a.warn
+    P = MM
     # abilities fill the rest (shrunk to fit; the glossary has the full text)
     bottom = y0 + 4.5 * P
     if d["abilities"]:
@@ -1088,6 +1135,12 @@ def draw_unit_card(
         what=f"unit card '{d['name']}' abilities",
         warn=warn,
     )
+
+
+def _card_footer(a: _CardArea) -> None:
+    """The footer: the note on values missing from the rulebook, and the profile's source."""
+    c, d, x0, y0, W, pad = a.c, a.d, a.x0, a.y0, a.W, a.pad
+    P = MM
     # footer: unknown note and source
     unknown = any(v is None for _stat, v, _origin in d["stats"])
     foot = (_("{dash} not in the rulebook; add it in a pack. ").format(dash=DASH) if unknown else "") + (
@@ -1097,4 +1150,3 @@ def draw_unit_card(
     pdfbase.draw_text_box(
         c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5, valign="middle", wrap=False
     )
-    c.restoreState()

@@ -11,6 +11,7 @@ pairs, troop costs missing from the catalog, unknown names.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -245,12 +246,62 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     problem; unknown catalog names (clan, commander level, troops) are findings.
     """
     body = doc.body()
-    diags = []
+    diags: list[Any] = []
     findings: list[Finding] = []
 
     def bad(path: Any, msg: Any, hint: Any = None) -> None:
         diags.append(doc.positions.diag(path, msg, hint=hint, prefer_key=False))
 
+    _unknown_keys(doc, body, diags)
+    clan_written, points = _read_clan_and_points(doc, body, catalog, bad, diags)
+    commander, occult, general, troops = _read_army_keys(body, bad)
+    raw_entries = []
+    for i, t in enumerate(troops):
+        entry = _read_troop(doc, i, t, bad, diags)
+        if entry is not None:
+            raw_entries.append(entry)
+    if diags:
+        raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
+
+    # names -> catalog entries (unknown names are findings)
+    clan_id = _clan_id(catalog, clan_written, findings)
+    level = _find(catalog, "commander_levels", commander)
+    if level is None:
+        findings.append(
+            Finding(
+                "error",
+                "kensei.unknown-commander",
+                _unknown(L_("commander level"), commander, catalog, "commander_levels"),
+                loc=("commander",),
+                source=SRC["commander"],
+            )
+        )
+    lst = KenseiList(
+        clan=clan_id,
+        clan_written=clan_written,
+        points=int(points),
+        commander=level,
+        commander_written=commander,
+        occult=occult,
+        general=general,
+        doc=doc,
+    )
+    for i, name, models, led_by, std in raw_entries:
+        troop = _find(catalog, "troops", name)
+        if troop is None:
+            findings.append(
+                Finding(
+                    "error", "kensei.unknown-troop", _unknown(L_("troop"), name, catalog, "troops"), loc=("troops", i)
+                )
+            )
+        companion = troop is not None and troop.id in companion_ids(catalog)
+        bearer = troop is not None and _is_standard_bearer(troop)
+        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion, standard_bearer=bearer))
+    return lst, findings
+
+
+def _unknown_keys(doc: Any, body: Any, diags: list[Any]) -> None:
+    """A diagnostic for each key a Kensei list does not have."""
     for key in body:
         if key not in LIST_KEYS:
             hint = did_you_mean(str(key), LIST_KEYS + ("system", "name", "author", "notes", "packs", "house_rules"))
@@ -262,6 +313,12 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
                     prefer_key=True,
                 )
             )
+
+
+def _read_clan_and_points(
+    doc: Any, body: Any, catalog: Catalog, bad: Callable[..., None], diags: list[Any]
+) -> tuple[Any, Any]:
+    """The two required keys as written: the clan (a name) and the points (a positive whole number)."""
     # clan
     clan_written = body.get("clan")
     if "clan" not in body:
@@ -300,6 +357,11 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         )
     elif points <= 0:
         bad(("points",), L_("'points' must be positive, not {points}", points=points), L_("e.g. points: 200"))
+    return clan_written, points
+
+
+def _read_army_keys(body: Any, bad: Callable[..., None]) -> tuple[Any, Any, Any, list[Any]]:
+    """The commander level (hatamoto when left out), occult, the general and the troops as written."""
     commander = body.get("commander", "hatamoto")
     if commander is None:
         commander = "hatamoto"
@@ -329,16 +391,12 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             L_("write each troop as '- troop: NAME' with 'models: N'"),
         )
         troops = []
-    raw_entries = []
-    for i, t in enumerate(troops):
-        entry = _read_troop(doc, i, t, bad, diags)
-        if entry is not None:
-            raw_entries.append(entry)
-    if diags:
-        raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
+    return commander, occult, general, troops
 
-    # names -> catalog entries (unknown names are findings)
-    clan_id = None
+
+def _clan_id(catalog: Catalog, clan_written: Any, findings: list[Finding]) -> Any:
+    """The id of the clan written (None, with a finding, when the catalog has no such clan); a
+    clan that is not playable is a finding too."""
     clan = _find(catalog, "clans", clan_written)
     if clan is None:
         findings.append(
@@ -350,56 +408,23 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
                 source=SRC["clan"],
             )
         )
-    else:
-        clan_id = clan.id
-        if not clan.playable:  # a clan a pack describes but that no army may be raised from
-            playable = [c.name for c in catalog.entries("clans") if c.playable]
-            findings.append(
-                Finding(
-                    "error",
-                    "kensei.clan-not-playable",
-                    L_(
-                        "clan '{clan}' is not playable (its catalog entry says playable: false); choose one of {clans}",
-                        clan=clan.name,
-                        clans=", ".join(playable),
-                    ),
-                    loc=("clan",),
-                    source=SRC["clan"],
-                )
-            )
-    level = _find(catalog, "commander_levels", commander)
-    if level is None:
+        return None
+    if not clan.playable:  # a clan a pack describes but that no army may be raised from
+        playable = [c.name for c in catalog.entries("clans") if c.playable]
         findings.append(
             Finding(
                 "error",
-                "kensei.unknown-commander",
-                _unknown(L_("commander level"), commander, catalog, "commander_levels"),
-                loc=("commander",),
-                source=SRC["commander"],
+                "kensei.clan-not-playable",
+                L_(
+                    "clan '{clan}' is not playable (its catalog entry says playable: false); choose one of {clans}",
+                    clan=clan.name,
+                    clans=", ".join(playable),
+                ),
+                loc=("clan",),
+                source=SRC["clan"],
             )
         )
-    lst = KenseiList(
-        clan=clan_id,
-        clan_written=clan_written,
-        points=int(points),
-        commander=level,
-        commander_written=commander,
-        occult=occult,
-        general=general,
-        doc=doc,
-    )
-    for i, name, models, led_by, std in raw_entries:
-        troop = _find(catalog, "troops", name)
-        if troop is None:
-            findings.append(
-                Finding(
-                    "error", "kensei.unknown-troop", _unknown(L_("troop"), name, catalog, "troops"), loc=("troops", i)
-                )
-            )
-        companion = troop is not None and troop.id in companion_ids(catalog)
-        bearer = troop is not None and _is_standard_bearer(troop)
-        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion, standard_bearer=bearer))
-    return lst, findings
+    return clan.id
 
 
 def _is_standard_bearer(troop: Any) -> bool:

@@ -456,268 +456,380 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     """
     if sim.evaluator == "reference":
         return play_reference(sim, seed, trace, observe)
-    rnd = Random(seed).random
-    decks = (sim.samurai, sim.imperial)
-    piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
-    shuffle(piles[0], rnd)
-    shuffle(piles[1], rnd)
-    discs: list[list[int]] = [[], []]
-    rebuilt = [0, 0]
-    log: list = []
-    sc = ic = 0
-    attacker = 0  # 0 samurai, 1 imperial (line 39)
-    hands = wins = ties = escapes = 0
-    hand_size, lim, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
-    pol = tuple(_POLICY_CODE[p] for p in sim.policies)
-    weaks = tuple(WEAK if w is None else w for w in sim.weak)
-    st_, it_ = sim.samurai.tables, sim.imperial.tables
-    tabs = ((st_[0], it_[1]), (st_[1], it_[0]))  # by attacker: the samurai's table, the imperial's
+    run = _Run.start(sim, seed, trace)
     end, max_hands = sim.end, sim.max_hands
-    names = ("samurai", "imperial")
-    table_total, decide, draw, place = core.table_total, core.decide, _draw, _place_duals
-    resolve, solve_duals = core.resolve, core.solve_duals
-    first = sim.discard_timing == "before_redraw"
-    echoice, choose = sim.escape_choice, core.choose_escape
-    prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
-    quick_escape = bool(prefer) and not trace  # the trace records the Escape of every hand
+    while run.sc < end:
+        if run.hands >= max_hands:
+            return run.game(None)
+        run.hands += 1
+        tables = run.tabs[run.attacker]
+        hand, st, esc = _play_side(run, 0, tables[0])
+        held = [hand]
+        hand, it, _e = _play_side(run, 1, tables[1])
+        held.append(hand)
+        if observe is not None:
+            observe(run.piles, run.discs, held)
+        if run.attacker and st > it and run.prefer and run.sam is not None:
+            st, esc = _samurai_defence(run, held, st, it, esc)
+        _settle_hand(run, held, st, it, esc, trace)
+        if observe is not None:
+            observe(run.piles, run.discs, ([], []))
+    return run.game(core.victory_level(run.ic, sim.victory))
+
+
+@dataclass(slots=True)
+class _Run:
+    """One game of the fast loop in play: the numbers it keeps from its ``Sim`` (the policies'
+    codes, their weak strengths, the tables by attacker, the discard timing, the samurai's role
+    preference) and what changes hand by hand (piles, discard piles, casualties, counts)."""
+
+    sim: Sim
+    rnd: Callable[[], float]
+    piles: list[list[int]]
+    pol: tuple[int, ...]
+    weaks: tuple[int, ...]
+    tabs: tuple[Any, ...]  # by attacker: (the samurai's table, the imperial's)
+    first: bool  # the discards go to the discard pile before the replacement draw
+    prefer: tuple[bool, ...]
+    quick_escape: bool
+    discs: list[list[int]] = field(default_factory=lambda: [[], []])
+    rebuilt: list[int] = field(default_factory=lambda: [0, 0])
+    log: list[dict[str, Any]] = field(default_factory=list)
+    sc: int = 0
+    ic: int = 0
+    attacker: int = 0  # 0 samurai, 1 imperial (line 39)
+    hands: int = 0
+    wins: int = 0
+    ties: int = 0
+    escapes: int = 0
     sam: tuple[list[int], list[int] | None, bool] | None = None  # the samurai's best, left, fix
-    while sc < end:
-        if hands >= max_hands:
-            return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
-        hands += 1
-        held = []
-        tables = tabs[attacker]
-        for side in (0, 1):
-            t = tables[side]
-            S, V = t.suit, t.value
-            pile, disc = piles[side], discs[side]
-            if len(pile) >= hand_size:
-                hand = pile[-hand_size:]
-                del pile[-hand_size:]
+
+    @classmethod
+    def start(cls, sim: Sim, seed: int, trace: bool) -> _Run:
+        """The game of ``seed`` before its first hand: both decks shuffled, the samurai's first."""
+        rnd = Random(seed).random
+        piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
+        shuffle(piles[0], rnd)
+        shuffle(piles[1], rnd)
+        st_, it_ = sim.samurai.tables, sim.imperial.tables
+        prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
+        return cls(
+            sim,
+            rnd,
+            piles,
+            pol=tuple(_POLICY_CODE[p] for p in sim.policies),
+            weaks=tuple(WEAK if w is None else w for w in sim.weak),
+            tabs=((st_[0], it_[1]), (st_[1], it_[0])),
+            first=sim.discard_timing == "before_redraw",
+            prefer=prefer,
+            quick_escape=bool(prefer) and not trace,  # the trace records the Escape of every hand
+        )
+
+    def game(self, victory: str | None) -> Game:
+        return Game(
+            self.ic, self.sc, self.hands, victory, self.wins, self.ties, self.escapes, tuple(self.rebuilt), self.log
+        )
+
+
+def _play_side(run: _Run, side: int, t: Any) -> tuple[list[int], int, bool]:
+    """One side's hand (0 samurai, 1 imperial) with its table ``t``: dealt, its discards chosen by
+    the side's policy and replaced, and counted. The hand, its total and whether Escape counts."""
+    hand = _deal(run, side)
+    best, who, dead, idle, duals, pos = _scan(hand, t)
+    drop, cleared, every_idle = _choose_discards(run, side, t, hand, best, who, dead, idle, duals, pos)
+    left, fix = _discard_and_draw(run, side, t, hand, best, who, duals, drop, cleared, every_idle)
+    total, e = _hand_total(run, side, t, hand, best, left, fix)
+    return hand, total, e
+
+
+def _deal(run: _Run, side: int) -> list[int]:
+    """A hand drawn from the end of the side's pile (rebuilt from its discards when it runs out)."""
+    hand_size = run.sim.hand_size
+    pile, disc = run.piles[side], run.discs[side]
+    if len(pile) >= hand_size:
+        hand = pile[-hand_size:]
+        del pile[-hand_size:]
+    else:
+        hand = []
+        run.rebuilt[side] += _draw(pile, disc, hand_size, hand, run.rnd)
+    return hand
+
+
+def _scan(hand: list[int], t: Any) -> tuple[list[int], list[int], list[int], list[int], list[int] | None, int]:
+    """One pass over a hand: the best single-option card per suit (best, who), the cards that
+    cannot count (dead), the single-option cards beaten in their suit (idle), the two-option
+    cards (duals, None when there are none) and the hand's size."""
+    S, V = t.suit, t.value
+    best = [0, 0, 0, 0, 0, 0, 0, 0]
+    who = [-1, -1, -1, -1, -1, -1, -1, -1]
+    dead = []
+    idle = []
+    duals = None
+    pos = 0
+    for c in hand:
+        s = S[c]
+        if s >= 0:
+            v = V[c]
+            if v > best[s]:
+                if who[s] >= 0:
+                    idle.append(who[s])
+                best[s] = v
+                who[s] = pos
             else:
-                hand = []
-                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
-            # one pass: the best single-option card per suit (best, who), the cards that cannot
-            # count (dead), the single-option cards beaten in their suit (idle), the two-option
-            # cards (duals) and the weak cards counted at some point (low: strength, position, suit)
-            best = [0, 0, 0, 0, 0, 0, 0, 0]
-            who = [-1, -1, -1, -1, -1, -1, -1, -1]
-            dead = []
-            idle = []
-            duals = None
-            pos = 0
-            for c in hand:
-                s = S[c]
-                if s >= 0:
-                    v = V[c]
-                    if v > best[s]:
-                        if who[s] >= 0:
-                            idle.append(who[s])
-                        best[s] = v
-                        who[s] = pos
-                    else:
-                        idle.append(pos)
-                elif s == -1:
-                    dead.append(pos)
-                elif duals is None:
-                    duals = [pos]
-                else:
-                    duals.append(pos)
-                pos += 1
-            p = pol[side]
-            drop = cleared = None
-            thr = weaks[side]
-            every_idle = True  # every idle card is among the discards
-            if p == 2 and lim > 0:  # best
-                if len(dead) >= lim:
-                    drop = dead[:lim]
-                else:
-                    b2, w2 = best, who  # the counted hand
-                    if duals is not None:
-                        # two-option cards with no suit in common are placed one by one: each takes
-                        # the option gaining most over the single-option cards (the first on a tie);
-                        # otherwise _assign tries every choice
-                        DU, M = t.duo, t.mask
-                        m = 0
-                        for q in duals:
-                            c = hand[q]
-                            if m & M[c] or DU[c] is None:
-                                O = t.opts
-                                b2, w2 = place(best[:], who[:], [(x, O[hand[x]]) for x in duals])
-                                used = set(w2)
-                                used.update(dead)
-                                idle = [q for q in range(pos) if q not in used]
-                                break
-                            m |= M[c]
-                        else:
-                            b2, w2 = best[:], who[:]
-                            for q in duals:
-                                s, v, s2, v2 = DU[hand[q]]
-                                g, g2 = v - b2[s], v2 - b2[s2]
-                                if g2 > g:
-                                    s, v, g = s2, v2, g2
-                                if g > 0:
-                                    if w2[s] >= 0:
-                                        idle.append(w2[s])
-                                    b2[s] = v
-                                    w2[s] = q
-                                else:
-                                    idle.append(q)
-                    if len(idle) > 1:
-                        idle.sort()
-                    drop = dead + idle
-                    n = len(drop)
-                    if n > lim:
-                        del drop[lim:]
-                        every_idle = False
-                    elif n < lim:
-                        # then counted cards of strength <= thr, weakest first
-                        low = None
-                        s = 0
-                        for v in b2:
-                            if 0 < v <= thr:
-                                if low is None:
-                                    low = [(v, w2[s], s)]
-                                else:
-                                    low.append((v, w2[s], s))
-                            s += 1
-                        if low is not None:
-                            low.sort()
-                            cleared = low[: lim - n]
-                            for x in cleared:
-                                drop.append(x[1])
-            elif p == 1 and lim > 0:  # simple
-                drop = dead[:lim]
-            # the total of the hand played: the best single-option card per suit is kept up to date
-            # through the discards and the cards drawn, then the two-option cards are placed
-            left = None  # the two-option cards of the hand played
-            fix = False  # a discard leaves the best per suit unknown: solve the hand again
-            if drop:
-                if duals is None:
-                    if cleared is not None:  # weak single-option cards: no other card of the suit is kept
-                        for x in cleared:
-                            best[x[2]] = 0
-                else:
-                    for q in drop:
-                        s = S[hand[q]]
-                        if s >= 0 and who[s] == q:
-                            if every_idle:  # no other single-option card of this suit is kept
-                                best[s] = 0
-                            else:
-                                fix = True
-                    left = [hand[q] for q in duals if q not in drop]
-                drop.sort(reverse=True)
-                k = len(drop)
-                if first:
-                    disc.extend(map(hand.pop, drop))  # from the last position down
-                else:
-                    gone = list(map(hand.pop, drop))
-                if len(pile) >= k:
-                    new = pile[-k:]
-                    del pile[-k:]
-                else:
-                    new = []
-                    rebuilt[side] += draw(pile, disc, k, new, rnd)
-                if not first:
-                    disc.extend(gone)
-                hand.extend(new)
-                for c in new:
-                    s = S[c]
-                    if s >= 0:
-                        v = V[c]
-                        if v > best[s]:
-                            best[s] = v
-                    elif s == -2:
-                        if left is None:
-                            left = [c]
-                        else:
-                            left.append(c)
-            elif duals is not None:
-                left = [hand[q] for q in duals]
-            held.append(hand)
-            total = sum(best)
-            e = False
-            if side == 0:
-                sam = best, left, fix
-            if fix:
-                total, e = table_total(hand, t)
-            elif left:
-                DU = t.duo
-                c = left[0]
-                if (
-                    len(left) == 1
-                    and DU[c] is not None
-                    and (side or attacker == 0 or quick_escape or (best[7] <= 0 and not t.escape[c]))
-                ):
-                    # one card on its own, and Escape does not matter (not the samurai defender's,
-                    # weighed below, or none in the hand): the total of core.resolve
-                    a, av, b, bv = DU[c]
-                    g, g2 = av - best[a], bv - best[b]
-                    if g2 > g:
-                        g = g2
-                    if g > 0:
-                        total += g
-                else:
-                    for c in left:
-                        if DU[c] is None:
-                            total, e = table_total(hand, t)
-                            if side == 0:
-                                sam = best, left, True
-                            break
-                    else:
+                idle.append(pos)
+        elif s == -1:
+            dead.append(pos)
+        elif duals is None:
+            duals = [pos]
+        else:
+            duals.append(pos)
+        pos += 1
+    return best, who, dead, idle, duals, pos
+
+
+def _choose_discards(
+    run: _Run,
+    side: int,
+    t: Any,
+    hand: list[int],
+    best: list[int],
+    who: list[int],
+    dead: list[int],
+    idle: list[int],
+    duals: list[int] | None,
+    pos: int,
+) -> tuple[list[int] | None, list[tuple[int, int, int]] | None, bool]:
+    """The positions the side's policy discards, the weak counted cards among them (strength,
+    position, suit) and whether every idle card is among the discards."""
+    lim = run.sim.max_discard
+    p = run.pol[side]
+    drop = cleared = None
+    thr = run.weaks[side]
+    every_idle = True  # every idle card is among the discards
+    if p == 2 and lim > 0:  # best
+        if len(dead) >= lim:
+            drop = dead[:lim]
+        else:
+            b2, w2 = best, who  # the counted hand
+            if duals is not None:
+                # two-option cards with no suit in common are placed one by one: each takes
+                # the option gaining most over the single-option cards (the first on a tie);
+                # otherwise _assign tries every choice
+                DU, M = t.duo, t.mask
+                m = 0
+                for q in duals:
+                    c = hand[q]
+                    if m & M[c] or DU[c] is None:
                         O = t.opts
-                        if side or attacker == 0 or quick_escape:
-                            # only a samurai defender's Escape matters, and with ``prefer`` only
-                            # when he wins: the Escape choice below weighs it then
-                            total = solve_duals(best, [O[c] for c in left])
-                        else:
-                            E = t.escape
-                            total, e = resolve(best, [O[c] for c in left], any(E[c] for c in left))
-            elif side == 0:
-                e = best[7] > 0
-            if side:
-                it = total
-            else:
-                st, esc = total, e
-        if observe is not None:
-            observe(piles, discs, held)
-        if attacker and st > it and prefer and sam is not None:
-            # a samurai defender who wins: Escape used or left out on purpose (choose_escape)
-            b, left, fix = sam
-            tdef = tabs[1][0]
-            if left and not fix:
-                E = tdef.escape
-                for c in left:
-                    if E[c]:
+                        b2, w2 = _place_duals(best[:], who[:], [(x, O[hand[x]]) for x in duals])
+                        used = set(w2)
+                        used.update(dead)
+                        idle = [q for q in range(pos) if q not in used]
                         break
+                    m |= M[c]
                 else:
-                    left = None  # no two-option card offers Escape
-            if fix:
-                without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
-                st, esc = choose(echoice, prefer[sc], it, without, with_e)
-            elif left:
-                without, with_e = _escape_split(b, left, tdef)
-                st, esc = choose(echoice, prefer[sc], it, without, with_e)
-            elif b[7] > 0:  # single-option Escape cards only: the best one adds its strength, alone
-                st, esc = choose(echoice, prefer[sc], it, st - b[7], st)
-        who_att = names[attacker]
-        winner, s_cas, i_cas, nxt = decide(who_att, st, it, esc, per_loss)
-        sc += s_cas
-        ic += i_cas
-        if winner == "samurai":
-            wins += 1
-            if nxt == "imperial":
-                escapes += 1
-        elif winner == "tie":
-            ties += 1
-        if trace:
-            log.append(_hand_record(hands, who_att, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
-        attacker = 0 if nxt == "samurai" else 1
-        discs[0].extend(held[0])
-        discs[1].extend(held[1])
-        if observe is not None:
-            observe(piles, discs, ([], []))
-    return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
+                    b2, w2 = best[:], who[:]
+                    for q in duals:
+                        s, v, s2, v2 = DU[hand[q]]
+                        g, g2 = v - b2[s], v2 - b2[s2]
+                        if g2 > g:
+                            s, v, g = s2, v2, g2
+                        if g > 0:
+                            if w2[s] >= 0:
+                                idle.append(w2[s])
+                            b2[s] = v
+                            w2[s] = q
+                        else:
+                            idle.append(q)
+            if len(idle) > 1:
+                idle.sort()
+            drop = dead + idle
+            n = len(drop)
+            if n > lim:
+                del drop[lim:]
+                every_idle = False
+            elif n < lim:
+                # then counted cards of strength <= thr, weakest first
+                low = None
+                s = 0
+                for v in b2:
+                    if 0 < v <= thr:
+                        if low is None:
+                            low = [(v, w2[s], s)]
+                        else:
+                            low.append((v, w2[s], s))
+                    s += 1
+                if low is not None:
+                    low.sort()
+                    cleared = low[: lim - n]
+                    for x in cleared:
+                        drop.append(x[1])
+    elif p == 1 and lim > 0:  # simple
+        drop = dead[:lim]
+    return drop, cleared, every_idle
+
+
+def _discard_and_draw(
+    run: _Run,
+    side: int,
+    t: Any,
+    hand: list[int],
+    best: list[int],
+    who: list[int],
+    duals: list[int] | None,
+    drop: list[int] | None,
+    cleared: list[tuple[int, int, int]] | None,
+    every_idle: bool,
+) -> tuple[list[int] | None, bool]:
+    """The discards go (before or after the replacement draw: the house rule ``discard_timing``)
+    and as many cards are drawn. The best single-option card per suit is kept up to date through
+    the discards and the cards drawn; returns the two-option cards of the hand played, and
+    whether a discard leaves the best per suit unknown (the hand is solved again)."""
+    # the total of the hand played: the best single-option card per suit is kept up to date
+    # through the discards and the cards drawn, then the two-option cards are placed
+    S, V = t.suit, t.value
+    pile, disc = run.piles[side], run.discs[side]
+    first = run.first
+    left = None  # the two-option cards of the hand played
+    fix = False  # a discard leaves the best per suit unknown: solve the hand again
+    if drop:
+        if duals is None:
+            if cleared is not None:  # weak single-option cards: no other card of the suit is kept
+                for x in cleared:
+                    best[x[2]] = 0
+        else:
+            for q in drop:
+                s = S[hand[q]]
+                if s >= 0 and who[s] == q:
+                    if every_idle:  # no other single-option card of this suit is kept
+                        best[s] = 0
+                    else:
+                        fix = True
+            left = [hand[q] for q in duals if q not in drop]
+        drop.sort(reverse=True)
+        k = len(drop)
+        if first:
+            disc.extend(map(hand.pop, drop))  # from the last position down
+        else:
+            gone = list(map(hand.pop, drop))
+        if len(pile) >= k:
+            new = pile[-k:]
+            del pile[-k:]
+        else:
+            new = []
+            run.rebuilt[side] += _draw(pile, disc, k, new, run.rnd)
+        if not first:
+            disc.extend(gone)
+        hand.extend(new)
+        for c in new:
+            s = S[c]
+            if s >= 0:
+                v = V[c]
+                if v > best[s]:
+                    best[s] = v
+            elif s == -2:
+                if left is None:
+                    left = [c]
+                else:
+                    left.append(c)
+    elif duals is not None:
+        left = [hand[q] for q in duals]
+    return left, fix
+
+
+def _hand_total(
+    run: _Run, side: int, t: Any, hand: list[int], best: list[int], left: list[int] | None, fix: bool
+) -> tuple[int, bool]:
+    """The total of the hand played and whether Escape counts in it; the samurai's best, left and
+    fix are kept for the Escape choice (``_samurai_defence``)."""
+    attacker, quick_escape = run.attacker, run.quick_escape
+    total = sum(best)
+    e = False
+    if side == 0:
+        run.sam = best, left, fix
+    if fix:
+        total, e = core.table_total(hand, t)
+    elif left:
+        DU = t.duo
+        c = left[0]
+        if (
+            len(left) == 1
+            and DU[c] is not None
+            and (side or attacker == 0 or quick_escape or (best[7] <= 0 and not t.escape[c]))
+        ):
+            # one card on its own, and Escape does not matter (not the samurai defender's,
+            # weighed below, or none in the hand): the total of core.resolve
+            a, av, b, bv = DU[c]
+            g, g2 = av - best[a], bv - best[b]
+            if g2 > g:
+                g = g2
+            if g > 0:
+                total += g
+        else:
+            for c in left:
+                if DU[c] is None:
+                    total, e = core.table_total(hand, t)
+                    if side == 0:
+                        run.sam = best, left, True
+                    break
+            else:
+                O = t.opts
+                if side or attacker == 0 or quick_escape:
+                    # only a samurai defender's Escape matters, and with ``prefer`` only
+                    # when he wins: the Escape choice below weighs it then
+                    total = core.solve_duals(best, [O[c] for c in left])
+                else:
+                    E = t.escape
+                    total, e = core.resolve(best, [O[c] for c in left], any(E[c] for c in left))
+    elif side == 0:
+        e = best[7] > 0
+    return total, e
+
+
+def _samurai_defence(run: _Run, held: list[list[int]], st: int, it: int, esc: bool) -> tuple[int, bool]:
+    """A samurai defender who wins: Escape used or left out on purpose (``core.choose_escape``);
+    the samurai's total and whether Escape counts."""
+    assert run.sam is not None
+    b, left, fix = run.sam
+    echoice, prefer = run.sim.escape_choice, run.prefer[run.sc]
+    tdef = run.tabs[1][0]
+    if left and not fix:
+        E = tdef.escape
+        for c in left:
+            if E[c]:
+                break
+        else:
+            left = None  # no two-option card offers Escape
+    if fix:
+        without, with_e = core.escape_totals([run.sim.samurai.cards[c] for c in held[0]], "defender")
+        st, esc = core.choose_escape(echoice, prefer, it, without, with_e)
+    elif left:
+        without, with_e = _escape_split(b, left, tdef)
+        st, esc = core.choose_escape(echoice, prefer, it, without, with_e)
+    elif b[7] > 0:  # single-option Escape cards only: the best one adds its strength, alone
+        st, esc = core.choose_escape(echoice, prefer, it, st - b[7], st)
+    return st, esc
+
+
+def _settle_hand(run: _Run, held: list[list[int]], st: int, it: int, esc: bool, trace: bool) -> None:
+    """The hand's outcome: casualties, the counts, the trace, the next attacker; every card held
+    goes to its owner's discard pile."""
+    who_att = ("samurai", "imperial")[run.attacker]
+    winner, s_cas, i_cas, nxt = core.decide(who_att, st, it, esc, run.sim.casualties_per_loss)
+    run.sc += s_cas
+    run.ic += i_cas
+    if winner == "samurai":
+        run.wins += 1
+        if nxt == "imperial":
+            run.escapes += 1
+    elif winner == "tie":
+        run.ties += 1
+    if trace:
+        decks = (run.sim.samurai, run.sim.imperial)
+        run.log.append(_hand_record(run.hands, who_att, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
+    run.attacker = 0 if nxt == "samurai" else 1
+    run.discs[0].extend(held[0])
+    run.discs[1].extend(held[1])
 
 
 def _hand_record(

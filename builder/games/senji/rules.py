@@ -661,6 +661,8 @@ def _samurai_findings(pl: Player, also: list[str], c: dict[str, Any], catalog: C
 
 
 def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
+    """The findings of a Senji list: the players' count, and each player's family, samurai card,
+    provinces, fortresses, units and samurai placement."""
     c = constants(catalog)
     out: list[Finding] = []
     n = len(lst.players)
@@ -677,225 +679,286 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             )
         )
     excluded, neutral = setup_for(n, catalog) or ([], [])
-    neutral_ids = {p.id for p in neutral}
-    setup_src = _setup_source(n, catalog)
-    # Who claims what. The rulebook has the host (the highest honor) name provinces first, but
-    # the honor printed on a samurai card is not in the text, so no claim comes "first": a
-    # family, samurai card or province named by two players is reported at each of them,
-    # naming the others (a change to either fixes it).
-    family_of: dict[str, list[Player]] = {}
-    samurai_of: dict[str, list[Player]] = {}
-    province_of: dict[str, list[Player]] = {}
-    for pl in lst.players:
-        if pl.family_entry is not None:
-            family_of.setdefault(pl.family_entry.id, []).append(pl)
-        if pl.samurai_entry is not None:
-            samurai_of.setdefault(pl.samurai_entry.id, []).append(pl)
-        for pid in dict.fromkeys(pp.entry.id for pp in pl.provinces if pp.entry is not None):
-            province_of.setdefault(pid, []).append(pl)
-
-    def others(claims: dict, key: str, pl: Player) -> list[str]:
-        return [o.name for o in claims.get(key, ()) if o is not pl]
-
+    table = _Table(
+        catalog, c, n, neutral, _setup_source(n, catalog), bool(rules.get("samurai_in_province_limit", False))
+    )
+    claims = _Claims.of(lst)
     example_used = False
-    count_samurai = bool(rules.get("samurai_in_province_limit", False))
     for pl in lst.players:
-        who = pl.name
         fam = pl.family_entry
         if fam is not None:
-            out += _family_findings(pl, fam, others(family_of, fam.id, pl), excluded, n, setup_src)
+            out += _family_findings(pl, fam, claims.others(claims.family, fam.id, pl), excluded, n, table.setup_src)
         # samurai card
-        also = others(samurai_of, pl.samurai_entry.id, pl) if pl.samurai_entry is not None else []
+        also = claims.others(claims.samurai, pl.samurai_entry.id, pl) if pl.samurai_entry is not None else []
         out += _samurai_findings(pl, also, c, catalog)
         # provinces
-        k = len(pl.provinces)
-        want = c["starting_provinces"]
-        if k != want:
-            out.append(
-                error(
-                    "senji.starting-provinces",
-                    L_("{who}: {n} starting provinces; each player names exactly {want}", who=who, n=k, want=want),
-                    loc=pl.loc + ("provinces",),
-                    source=limit_source(catalog, "starting_provinces", src("43")),
-                    value=k,
-                    bound=want,
-                    counted=[pp.province for pp in pl.provinces],
-                )
-            )
-        if k > c["provinces_per_player"]:
-            out.append(
-                error(
-                    "senji.provinces-max",
-                    L_(
-                        "{who}: {n} provinces > {most} provinces a player may control",
-                        who=who,
-                        n=k,
-                        most=c["provinces_per_player"],
-                    ),
-                    loc=pl.loc + ("provinces",),
-                    source=limit_source(catalog, "provinces_per_player", src("177")),
-                    value=k,
-                    bound=c["provinces_per_player"],
-                )
-            )
+        out += _province_count_findings(pl, c, catalog)
         own: set[str] = set()
         for pp in pl.provinces:
-            e = pp.entry
-            if e is not None:
-                if e.id in own:
-                    out.append(
-                        error(
-                            "senji.province-taken",
-                            L_("{who}: province '{province}' is named twice", who=who, province=e.name),
-                            loc=pp.loc + ("province",),
-                            source=src("43-44"),
-                            value=e.name,
-                        )
-                    )
-                elif others(province_of, e.id, pl):
-                    also = others(province_of, e.id, pl)
-                    out.append(
-                        error(
-                            "senji.province-taken",
-                            L_(
-                                "{who}: province '{province}' is also a starting province of {others}",
-                                who=who,
-                                province=e.name,
-                                others=_and(also),
-                            ),
-                            loc=pp.loc + ("province",),
-                            source=src("43-44"),
-                            value=e.name,
-                            counted=also,
-                        )
-                    )
-                own.add(e.id)
-                if e.id in neutral_ids:
-                    names = ", ".join(p.name for p in neutral)
-                    out.append(
-                        error(
-                            "senji.province-neutral",
-                            L_(
-                                "{who}: '{province}' is neutral with {n} players (neutral: {names})",
-                                who=who,
-                                province=e.name,
-                                n=n,
-                                names=names,
-                            ),
-                            loc=pp.loc + ("province",),
-                            source=setup_src,
-                            value=e.name,
-                            base=f"{n} players",
-                        )
-                    )
-                if not getattr(e, "known", True):
-                    out.append(
-                        warning(
-                            "senji.placeholder-province",
-                            L_(
-                                "{who}: '{province}' is a placeholder; the rulebook does not name this province (use "
-                                "a board pack with the names of your board)",
-                                who=who,
-                                province=e.name,
-                            ),
-                            loc=pp.loc + ("province",),
-                            source=src("7"),
-                        )
-                    )
-                if catalog.is_example("provinces", e):
-                    example_used = True
-            if pp.fortresses != c["fortresses_per_province"]:
-                out.append(
-                    error(
-                        "senji.fortress-count",
-                        L_(
-                            "{who}: {n} fortresses in '{province}'; each named province gets exactly {want}",
-                            who=who,
-                            n=pp.fortresses,
-                            province=pp.province,
-                            want=c["fortresses_per_province"],
-                        ),
-                        loc=pp.loc + ("fortresses",),
-                        source=limit_source(catalog, "fortresses_per_province", src("44")),
-                        value=pp.fortresses,
-                        bound=c["fortresses_per_province"],
-                    )
-                )
-            in_prov = pp.units + (1 if (pp.samurai and count_samurai) else 0)
-            if in_prov > c["units_per_province"]:
-                base = "military units" + (
-                    " and samurai (house rule samurai_in_province_limit)" if count_samurai else ""
-                )
-                out.append(
-                    error(
-                        "senji.province-units-max",
-                        L_(
-                            "{who}: {n} units in '{province}' > {most} per province",
-                            who=who,
-                            n=in_prov,
-                            province=pp.province,
-                            most=c["units_per_province"],
-                        ),
-                        loc=pp.loc + ("units",),
-                        source=limit_source(catalog, "units_per_province", src("102")),
-                        value=in_prov,
-                        bound=c["units_per_province"],
-                        base=base,
-                    )
-                )
-        units = sum(pp.units for pp in pl.provinces)
-        if units != c["starting_units"]:
-            out.append(
-                error(
-                    "senji.starting-units",
-                    L_(
-                        "{who}: {n} military units placed; exactly the {want} starting units must be placed",
-                        who=who,
-                        n=units,
-                        want=c["starting_units"],
-                    ),
-                    loc=pl.loc + ("provinces",),
-                    source=limit_source(catalog, "starting_units", src("46")),
-                    value=units,
-                    bound=c["starting_units"],
-                    counted=[f"{pp.province}: {pp.units}" for pp in pl.provinces],
-                )
-            )
-        if units > c["units_per_player"]:
-            out.append(
-                error(
-                    "senji.player-units-max",
-                    L_("{who}: {n} military units > {most} per player", who=who, n=units, most=c["units_per_player"]),
-                    loc=pl.loc + ("provinces",),
-                    source=limit_source(catalog, "units_per_player", src("181")),
-                    value=units,
-                    bound=c["units_per_player"],
-                )
-            )
-        placed_samurai = [pp for pp in pl.provinces if pp.samurai]
-        if len(placed_samurai) != c["starting_samurai"]:
-            out.append(
-                error(
-                    "senji.samurai-placement",
-                    L_(
-                        "{who}: the samurai is placed in {n} provinces; it must be placed in exactly {want}",
-                        who=who,
-                        n=len(placed_samurai),
-                        want=c["starting_samurai"],
-                    ),
-                    loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1 else pl.loc + ("provinces",),
-                    source=src("46"),
-                    value=len(placed_samurai),
-                    bound=c["starting_samurai"],
-                    counted=[pp.province for pp in placed_samurai],
-                )
-            )
+            example_used = _placed_findings(table, claims, pl, pp, own, out) or example_used
+        out += _unit_findings(pl, c, catalog)
     if example_used:
         out.append(
             info(
                 "senji.example-board",
                 L_("province names come from an example board pack, not the rulebook"),
                 loc=("players",),
+            )
+        )
+    return out
+
+
+@dataclass
+class _Table:
+    """The game a list sets up: its catalog and constants, the count of players, the provinces
+    neutral with that count, the source of the count's setup, and whether a samurai counts
+    towards a province's units (house rule ``samurai_in_province_limit``)."""
+
+    catalog: Catalog
+    c: dict[str, Any]
+    n: int
+    neutral: list[Any]
+    setup_src: Any
+    count_samurai: bool
+
+
+@dataclass
+class _Claims:
+    """Who claims what. The rulebook has the host (the highest honor) name provinces first, but
+    the honor printed on a samurai card is not in the text, so no claim comes "first": a
+    family, samurai card or province named by two players is reported at each of them,
+    naming the others (a change to either fixes it)."""
+
+    family: dict[str, list[Player]]
+    samurai: dict[str, list[Player]]
+    province: dict[str, list[Player]]
+
+    @classmethod
+    def of(cls, lst: SenjiList) -> _Claims:
+        family_of: dict[str, list[Player]] = {}
+        samurai_of: dict[str, list[Player]] = {}
+        province_of: dict[str, list[Player]] = {}
+        for pl in lst.players:
+            if pl.family_entry is not None:
+                family_of.setdefault(pl.family_entry.id, []).append(pl)
+            if pl.samurai_entry is not None:
+                samurai_of.setdefault(pl.samurai_entry.id, []).append(pl)
+            for pid in dict.fromkeys(pp.entry.id for pp in pl.provinces if pp.entry is not None):
+                province_of.setdefault(pid, []).append(pl)
+        return cls(family_of, samurai_of, province_of)
+
+    @staticmethod
+    def others(claims: dict[str, list[Player]], key: str, pl: Player) -> list[str]:
+        """The other players claiming ``key``."""
+        return [o.name for o in claims.get(key, ()) if o is not pl]
+
+
+def _province_count_findings(pl: Player, c: dict[str, Any], catalog: Catalog) -> list[Finding]:
+    """A player names exactly the starting provinces, and no more than a player may control."""
+    out: list[Finding] = []
+    who = pl.name
+    k = len(pl.provinces)
+    want = c["starting_provinces"]
+    if k != want:
+        out.append(
+            error(
+                "senji.starting-provinces",
+                L_("{who}: {n} starting provinces; each player names exactly {want}", who=who, n=k, want=want),
+                loc=pl.loc + ("provinces",),
+                source=limit_source(catalog, "starting_provinces", src("43")),
+                value=k,
+                bound=want,
+                counted=[pp.province for pp in pl.provinces],
+            )
+        )
+    if k > c["provinces_per_player"]:
+        out.append(
+            error(
+                "senji.provinces-max",
+                L_(
+                    "{who}: {n} provinces > {most} provinces a player may control",
+                    who=who,
+                    n=k,
+                    most=c["provinces_per_player"],
+                ),
+                loc=pl.loc + ("provinces",),
+                source=limit_source(catalog, "provinces_per_player", src("177")),
+                value=k,
+                bound=c["provinces_per_player"],
+            )
+        )
+    return out
+
+
+def _placed_findings(table: _Table, claims: _Claims, pl: Player, pp: Placed, own: set[str], out: list[Finding]) -> bool:
+    """The findings of one starting province of ``pl`` (``own``: the provinces of ``pl`` seen
+    before it), added to ``out``; whether its name comes from an example board pack."""
+    catalog, c = table.catalog, table.c
+    who = pl.name
+    example_used = False
+    e = pp.entry
+    if e is not None:
+        example_used = _province_entry_findings(table, claims, pl, pp, e, own, out)
+    if pp.fortresses != c["fortresses_per_province"]:
+        out.append(
+            error(
+                "senji.fortress-count",
+                L_(
+                    "{who}: {n} fortresses in '{province}'; each named province gets exactly {want}",
+                    who=who,
+                    n=pp.fortresses,
+                    province=pp.province,
+                    want=c["fortresses_per_province"],
+                ),
+                loc=pp.loc + ("fortresses",),
+                source=limit_source(catalog, "fortresses_per_province", src("44")),
+                value=pp.fortresses,
+                bound=c["fortresses_per_province"],
+            )
+        )
+    in_prov = pp.units + (1 if (pp.samurai and table.count_samurai) else 0)
+    if in_prov > c["units_per_province"]:
+        base = "military units" + (" and samurai (house rule samurai_in_province_limit)" if table.count_samurai else "")
+        out.append(
+            error(
+                "senji.province-units-max",
+                L_(
+                    "{who}: {n} units in '{province}' > {most} per province",
+                    who=who,
+                    n=in_prov,
+                    province=pp.province,
+                    most=c["units_per_province"],
+                ),
+                loc=pp.loc + ("units",),
+                source=limit_source(catalog, "units_per_province", src("102")),
+                value=in_prov,
+                bound=c["units_per_province"],
+                base=base,
+            )
+        )
+    return example_used
+
+
+def _province_entry_findings(
+    table: _Table, claims: _Claims, pl: Player, pp: Placed, e: Any, own: set[str], out: list[Finding]
+) -> bool:
+    """A province of the catalog named as a start: named twice, another player's too, neutral with
+    this count, or a placeholder; whether its name comes from an example board pack."""
+    catalog, n, neutral = table.catalog, table.n, table.neutral
+    who = pl.name
+    if e.id in own:
+        out.append(
+            error(
+                "senji.province-taken",
+                L_("{who}: province '{province}' is named twice", who=who, province=e.name),
+                loc=pp.loc + ("province",),
+                source=src("43-44"),
+                value=e.name,
+            )
+        )
+    elif claims.others(claims.province, e.id, pl):
+        also = claims.others(claims.province, e.id, pl)
+        out.append(
+            error(
+                "senji.province-taken",
+                L_(
+                    "{who}: province '{province}' is also a starting province of {others}",
+                    who=who,
+                    province=e.name,
+                    others=_and(also),
+                ),
+                loc=pp.loc + ("province",),
+                source=src("43-44"),
+                value=e.name,
+                counted=also,
+            )
+        )
+    own.add(e.id)
+    if e.id in {p.id for p in neutral}:
+        names = ", ".join(p.name for p in neutral)
+        out.append(
+            error(
+                "senji.province-neutral",
+                L_(
+                    "{who}: '{province}' is neutral with {n} players (neutral: {names})",
+                    who=who,
+                    province=e.name,
+                    n=n,
+                    names=names,
+                ),
+                loc=pp.loc + ("province",),
+                source=table.setup_src,
+                value=e.name,
+                base=f"{n} players",
+            )
+        )
+    if not getattr(e, "known", True):
+        out.append(
+            warning(
+                "senji.placeholder-province",
+                L_(
+                    "{who}: '{province}' is a placeholder; the rulebook does not name this province (use "
+                    "a board pack with the names of your board)",
+                    who=who,
+                    province=e.name,
+                ),
+                loc=pp.loc + ("province",),
+                source=src("7"),
+            )
+        )
+    return bool(catalog.is_example("provinces", e))
+
+
+def _unit_findings(pl: Player, c: dict[str, Any], catalog: Catalog) -> list[Finding]:
+    """A player places exactly the starting units (no more than a player may have) and the
+    samurai in exactly the starting number of provinces."""
+    out: list[Finding] = []
+    who = pl.name
+    units = sum(pp.units for pp in pl.provinces)
+    if units != c["starting_units"]:
+        out.append(
+            error(
+                "senji.starting-units",
+                L_(
+                    "{who}: {n} military units placed; exactly the {want} starting units must be placed",
+                    who=who,
+                    n=units,
+                    want=c["starting_units"],
+                ),
+                loc=pl.loc + ("provinces",),
+                source=limit_source(catalog, "starting_units", src("46")),
+                value=units,
+                bound=c["starting_units"],
+                counted=[f"{pp.province}: {pp.units}" for pp in pl.provinces],
+            )
+        )
+    if units > c["units_per_player"]:
+        out.append(
+            error(
+                "senji.player-units-max",
+                L_("{who}: {n} military units > {most} per player", who=who, n=units, most=c["units_per_player"]),
+                loc=pl.loc + ("provinces",),
+                source=limit_source(catalog, "units_per_player", src("181")),
+                value=units,
+                bound=c["units_per_player"],
+            )
+        )
+    placed_samurai = [pp for pp in pl.provinces if pp.samurai]
+    if len(placed_samurai) != c["starting_samurai"]:
+        out.append(
+            error(
+                "senji.samurai-placement",
+                L_(
+                    "{who}: the samurai is placed in {n} provinces; it must be placed in exactly {want}",
+                    who=who,
+                    n=len(placed_samurai),
+                    want=c["starting_samurai"],
+                ),
+                loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1 else pl.loc + ("provinces",),
+                source=src("46"),
+                value=len(placed_samurai),
+                bound=c["starting_samurai"],
+                counted=[pp.province for pp in placed_samurai],
             )
         )
     return out

@@ -432,18 +432,7 @@ def render_cards(
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
     opts = sheet_options(**options)
     tpl = template or load_template(doc.system)
-    fold_mode = fold_line = None
-    if opts.layout == "fold":
-        plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
-    elif opts.cut_machine:
-        plan = plan_machine_sheet(
-            cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed, opts.gutter
-        )
-
-        for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
-            refuse_output(contour, force)
-    else:
-        plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
+    plan, fold_mode, fold_line = _sheet_plan(opts, out_path, force)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
     title = _("{name} ({system} cards)").format(name=doc.name or Path(doc.file).stem, system=doc.system)
@@ -494,76 +483,106 @@ def render_cards(
         writer = CardSheetWriter(job, tpl, opts, catalog)
         sheet = _SheetDrawer(job, writer, plan, opts, images, fold_mode, fold_line)
         sheet.deck_label, sheet.total = (doc.name or Path(doc.file).stem), len(copies)
-        first = True
-
-        def next_page():
-            nonlocal first
-            if not first:
-                job.new_page()
-            first = False
-
-        def page_cards(pi):
-            return [copies[i] for i in chunks[pi]]
-
-        hint_separate = _(
-            "print pages 1-{last} (fronts), put the printed stack back in the tray turned over "
-            "on its {edge} edge, then print pages {first_back}-{last_back} (backs)"
-        ).format(last=n_sheets, edge=_edge(opts.duplex), first_back=n_sheets + 1, last_back=2 * n_sheets)
-        for pi in range(n_sheets):
-            next_page()
-            cards = page_cards(pi)
-            if opts.layout == "fold":
-                label = _("{title}: sheet {n} of {total}, {cards} cards, {size}; ").format(
-                    title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
-                ) + (_("fold along the dashed line, glue, then cut") if backs else _("fronts only"))
-                sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
-            else:
-                how = (
-                    "; " + _("print duplex, flip on the {edge} edge").format(edge=_edge(opts.duplex))
-                    if backs and opts.layout == "duplex"
-                    else ""
-                )
-                label = (
-                    _("{title}: sheet {n} of {total}, fronts, {cards} cards, {size}").format(
-                        title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
-                    )
-                    + how
-                )
-                sheet.fronts(cards, start=chunks[pi].start)
-            hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
-            sheet.chrome([label] + hint + verdict, marks=opts.marks)
-            if backs and opts.layout == "duplex":
-                next_page()
-                sheet.backs(cards)
-                sheet.chrome(
-                    [
-                        _("{title}: sheet {n} of {total}, backs (this side of the sheet)").format(
-                            title=title, n=pi + 1, total=n_sheets
-                        )
-                    ],
-                    marks=False,
-                    fronts=False,
-                )
-        if backs and opts.layout == "separate":
-            for pi in range(n_sheets):
-                next_page()
-                sheet.backs(page_cards(pi))
-                sheet.chrome(
-                    [
-                        _(
-                            "{title}: backs of sheet {n} of {total} (page {n}); "
-                            "page {back} goes on the back of page {n}"
-                        ).format(title=title, n=pi + 1, total=n_sheets, back=n_sheets + pi + 1)
-                    ],
-                    marks=False,
-                    fronts=False,
-                )
+        _draw_sheets(job, sheet, opts, _SheetRun(title, size, copies, chunks, verdict))
         writer.report_small_text()
-        next_page()
+        job.new_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
     if opts.cut_machine:
         write_contours(plan, job.path, force=force, sheets=[len(ch) for ch in chunks])
     return job.path
+
+
+def _sheet_plan(opts: SheetOptions, out_path, force: bool) -> tuple[Any, Any, Any]:
+    """Where the cards go on a sheet (the plan), and with ``--layout fold`` the fold's direction
+    and line; for a cut machine, the cut files beside the PDF are refused first when they exist."""
+    if opts.layout == "fold":
+        return plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    if opts.cut_machine:
+        plan = plan_machine_sheet(
+            cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed, opts.gutter
+        )
+
+        for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
+            refuse_output(contour, force)
+        return plan, None, None
+    return plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter), None, None
+
+
+@dataclass
+class _SheetRun:
+    """What every sheet page of a deck says and holds: the title, the card size, every copy of
+    every card in order, the copies of each sheet and the verdict's line."""
+
+    title: str
+    size: str
+    copies: list
+    chunks: list
+    verdict: list[str]
+
+
+def _draw_sheets(job, sheet: _SheetDrawer, opts: SheetOptions, run: _SheetRun) -> None:
+    """The sheet pages: each sheet's fronts (with ``--layout fold`` the backs beside them), its
+    backs on the next page (``duplex``) or every back after every front (``separate``)."""
+    title, size, copies, chunks, verdict = run.title, run.size, run.copies, run.chunks, run.verdict
+    n_sheets = len(chunks)
+    backs = opts.backs
+
+    def page_cards(pi):
+        return [copies[i] for i in chunks[pi]]
+
+    hint_separate = _(
+        "print pages 1-{last} (fronts), put the printed stack back in the tray turned over "
+        "on its {edge} edge, then print pages {first_back}-{last_back} (backs)"
+    ).format(last=n_sheets, edge=_edge(opts.duplex), first_back=n_sheets + 1, last_back=2 * n_sheets)
+    for pi in range(n_sheets):
+        if pi:
+            job.new_page()
+        cards = page_cards(pi)
+        if opts.layout == "fold":
+            label = _("{title}: sheet {n} of {total}, {cards} cards, {size}; ").format(
+                title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
+            ) + (_("fold along the dashed line, glue, then cut") if backs else _("fronts only"))
+            sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
+        else:
+            how = (
+                "; " + _("print duplex, flip on the {edge} edge").format(edge=_edge(opts.duplex))
+                if backs and opts.layout == "duplex"
+                else ""
+            )
+            label = (
+                _("{title}: sheet {n} of {total}, fronts, {cards} cards, {size}").format(
+                    title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
+                )
+                + how
+            )
+            sheet.fronts(cards, start=chunks[pi].start)
+        hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
+        sheet.chrome([label] + hint + verdict, marks=opts.marks)
+        if backs and opts.layout == "duplex":
+            job.new_page()
+            sheet.backs(cards)
+            sheet.chrome(
+                [
+                    _("{title}: sheet {n} of {total}, backs (this side of the sheet)").format(
+                        title=title, n=pi + 1, total=n_sheets
+                    )
+                ],
+                marks=False,
+                fronts=False,
+            )
+    if backs and opts.layout == "separate":
+        for pi in range(n_sheets):
+            job.new_page()
+            sheet.backs(page_cards(pi))
+            sheet.chrome(
+                [
+                    _(
+                        "{title}: backs of sheet {n} of {total} (page {n}); page {back} goes on the back of page {n}"
+                    ).format(title=title, n=pi + 1, total=n_sheets, back=n_sheets + pi + 1)
+                ],
+                marks=False,
+                fronts=False,
+            )
 
 
 def _glyph_problems(faces: Any, tpl: Any, catalog: Any, footer: list[str], title: str) -> Any:
