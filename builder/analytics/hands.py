@@ -12,6 +12,8 @@ never expanded, and hand 3 of a seed is the same whether 3 or 30 hands are asked
 
 from __future__ import annotations
 
+from builder.i18n import _
+
 import hashlib
 from random import Random
 
@@ -76,14 +78,16 @@ def judge(ld, rows) -> dict:
 def format_hands(data: dict) -> list[str]:
     title = f' "{data["name"]}"' if data.get("name") else ""
     lines = [
-        f"{data['file']}: {data['system']}{title}: {data['size']}-card hands from {data['deck']} cards, "
-        f"seed {data['seed']}"
+        f"{data['file']}: {data['system']}{title}: "
+        + _("{size}-card hands from {deck} cards, seed {seed}").format(
+            size=data["size"], deck=data["deck"], seed=data["seed"]
+        )
     ]
     for h in data["hands"]:
         counts: dict = {}
         for c in h["cards"]:
             counts[c] = counts.get(c, 0) + 1
         shown = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
-        lines.append(f"hand {h['hand']}: {shown}")
+        lines.append(_("hand {n}: {cards}").format(n=h["hand"], cards=shown))
         lines += get(data["system"]).analytics.hand_lines(h)
     return lines

@@ -9,6 +9,8 @@ lists of cards, so a deck of a billion copies costs what its lines cost.
 
 from __future__ import annotations
 
+from builder.i18n import L_
+
 from dataclasses import dataclass, field
 
 
@@ -83,4 +85,4 @@ class DeckView:
 def unknown_note(names: list[str]) -> list[str]:
     if not names:
         return []
-    return [f"left out (unknown card): {', '.join(names)}"]
+    return [L_("left out (unknown card): {names}", names=", ".join(names))]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 fmt = number_text
 
 # the words a total or a cost is counted in (a tally's ``unit``), translated where shown
-UNIT_WORDS = (N_("AP"), N_("cards"), N_("hero points"), N_("players"), N_("points"), N_("copies"), N_("units"))
+UNIT_WORDS = (N_("AP"), N_("cards"), N_("hero points"), N_("players"), N_("points"), N_("copies"), N_("units"), N_("provinces"))
 
 
 def unit_word(unit: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from builder.i18n import _
+
 from typing import TYPE_CHECKING, Any
 
 from builder.games.kensei import rules as core
@@ -32,11 +34,24 @@ def _points_rows(d: dict, limit: Any) -> list[dict]:
 def kensei_lines(st: Mapping[str, Any]) -> list[str]:
     lines = []
     for block in st["points"]:
-        lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
+        lines.append(_heading(block["by"], st["battle_size"]) + ":")
         width = max((len(str(v["value"])) for v in block["values"]), default=0)
         for v in block["values"]:
-            lines.append(f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} AP  {100 * v['share']:5.1f}%")
+            lines.append(
+                f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} {_('AP')}  {100 * v['share']:5.1f}%"
+            )
     return lines
+
+
+def _heading(by: str, size: object) -> str:
+    """``Points by troop class (of 200 AP)``."""
+    if by == "class":
+        return _("Points by troop class (of {n} AP)").format(n=size)
+    if by == "type":
+        return _("Points by troop type (of {n} AP)").format(n=size)
+    if by == "title":
+        return _("Points by troop title (of {n} AP)").format(n=size)
+    return f"Points by troop {by} (of {size} AP)"
 
 
 class KenseiAnalytics(AnalyticsPart):

@@ -993,7 +993,7 @@ def limits(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     from builder.rules.limits import limit
 
     hand, source = hand_size(catalog)
-    return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", source)]
+    return [limit(L_("cards in the deck, at least one hand"), "min", lst.total(), hand, "cards", source)]
 
 
 def hand_size(catalog: Catalog) -> tuple[int, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from builder.i18n import _, ngettext
+
 from typing import TYPE_CHECKING, Any
 
 from builder.kit.facts import Loaded, rule_limits
@@ -30,12 +32,18 @@ def senji_facts(ld: Loaded) -> dict:
 
 
 def senji_lines(st: Mapping[str, Any]) -> list[str]:
-    lines = ["Players:"]
+    lines = [_("Players:")]
     for p in st["players"]:
-        lines.append(
-            f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
-            f"{p['samurai']} samurai, {p['fortresses']} fortresses"
+        # the counts are "1 provinces" in English as before; another language chooses its forms
+        facts = ", ".join(
+            (
+                ngettext("{n} provinces", "{n} provinces", p["provinces"]).format(n=p["provinces"]),
+                ngettext("{n} units", "{n} units", p["units"]).format(n=p["units"]),
+                ngettext("{n} samurai", "{n} samurai", p["samurai"]).format(n=p["samurai"]),
+                ngettext("{n} fortresses", "{n} fortresses", p["fortresses"]).format(n=p["fortresses"]),
+            )
         )
+        lines.append(f"  {p['name']} ({p['family']}): {facts}")
     return lines
 
 
