@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from builder import state
+from builder.i18n import L_
 
 _PKG = Path(__file__).resolve().parent
 
@@ -73,21 +74,23 @@ def origin_text(where: str | None) -> str:
     pack by name, or the user's own pack file as they would type it; never the installation's path."""
     if not where:
         return ""
-    file, _, line = where.rpartition(":")
+    file, _sep, line = where.rpartition(":")
     if not file or not line.isdigit():
         file, line = where, ""
-    at = f", line {line}" if line else ""
+    # a message kept with its words (``builder.i18n.Text``): English as it is, said in the
+    # language of whoever reads it (JSON keeps the English)
+    at = L_(", line {n}", n=line) if line else ""
     try:
         rel = Path(file).resolve().relative_to(data_root().resolve())
     except (ValueError, OSError):
         rel = None
     if rel is None or not rel.parts or rel.parts[0] not in ("catalog", "examples"):
-        return f"pack '{Path(file).name}'{at}"  # the user's own pack, named as they name it
+        return L_("pack '{name}'{at}", name=Path(file).name, at=at)  # the user's own pack, named as they name it
     if rel.parts and rel.parts[0] == "catalog":
-        return f"the daimyo catalog ({'/'.join(rel.parts[1:])}{at})"
+        return L_("the daimyo catalog ({file}{at})", file="/".join(rel.parts[1:]), at=at)
     if rel.parts[:2] == ("examples", "packs"):
-        return f"the bundled example pack '{Path(file).stem}'{at}"
-    return f"daimyo's {'/'.join(rel.parts)}{at}"
+        return L_("the bundled example pack '{name}'{at}", name=Path(file).stem, at=at)
+    return L_("daimyo's {file}{at}", file="/".join(rel.parts), at=at)
 
 
 def within(folder, path) -> Path | None:
