@@ -12,11 +12,10 @@ never expanded, and hand 3 of a seed is the same whether 3 or 30 hands are asked
 
 from __future__ import annotations
 
-from builder.i18n import _
-
 import hashlib
 from random import Random
 
+from builder.i18n import _
 from builder.kit.deck import DeckView
 from builder.rulebooks import format_source
 from builder.systems import get
@@ -34,7 +33,7 @@ def draw_hand(view: DeckView, seed: int, index: int, size: int) -> list[int]:
     left = [r.count for r in view.rows]
     total = sum(left)
     out = []
-    for _ in range(min(size, total)):
+    for _draw in range(min(size, total)):
         x = int(rnd() * total)
         for i, n in enumerate(left):  # noqa: B007 - the index found is used after the loop
             if x < n:

@@ -159,7 +159,9 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
             L_("no {system} entry named '{name}'", system=system, name=name), did_you_mean(name, cands) or None
         )
     # the fields by their keys, as the catalog's files write them (data, like a list file's keys)
-    lines = [f"{entry['name']}  " + _("({system} {section}, id {id})").format(system=system, section=section, id=entry["id"])]
+    lines = [
+        f"{entry['name']}  " + _("({system} {section}, id {id})").format(system=system, section=section, id=entry["id"])
+    ]
     over = cat.override(section, entry)
     if over is not None:
         # one origin: the pack's entry is in force; the entry it replaced is named in the same line

@@ -9,9 +9,9 @@ lists of cards, so a deck of a billion copies costs what its lines cost.
 
 from __future__ import annotations
 
-from builder.i18n import L_
-
 from dataclasses import dataclass, field
+
+from builder.i18n import L_
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from builder.systems.view import amount_text, total_of
-from builder.i18n import SOURCE_LANGUAGE, L_, Lj_, Ln_, Text, _, current_language, ngettext, tr
+from builder.i18n import L_, SOURCE_LANGUAGE, Lj_, Ln_, Text, _, current_language, ngettext, tr
 from builder.kit.numbers import plain_value
+from builder.systems.view import amount_text, total_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from builder.i18n import N_, L_, Ln_, Text
+from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.numbers import number_text
 from builder.systems.parts import ListData, Summary, Tally
 
@@ -19,7 +19,16 @@ if TYPE_CHECKING:
 fmt = number_text
 
 # the words a total or a cost is counted in (a tally's ``unit``), translated where shown
-UNIT_WORDS = (N_("AP"), N_("cards"), N_("hero points"), N_("players"), N_("points"), N_("copies"), N_("units"), N_("provinces"))
+UNIT_WORDS = (
+    N_("AP"),
+    N_("cards"),
+    N_("hero points"),
+    N_("players"),
+    N_("points"),
+    N_("copies"),
+    N_("units"),
+    N_("provinces"),
+)
 
 
 def unit_word(unit: str) -> str:
@@ -118,7 +127,7 @@ class BrowsePart:
 
     sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
     type_field: str = "type"  # the catalog field the builder's filter by type reads
-    type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
+    type_label: str = L_("Type")  # the name of the catalog filter by ``entry_type``
     priced: bool = True  # whether catalog entries have a cost to show and filter by
 
     def __init__(self, game: Any):
@@ -129,7 +138,9 @@ class BrowsePart:
         "" without a cost."""
         if cost is None:
             return ""
-        return f"{fmt(cost)} {self.game.view.cost_unit}" if self.game.view.cost_unit else f"cost {fmt(cost)}"
+        if self.game.view.cost_unit:
+            return amount_text(fmt(cost), self.game.view.cost_unit)
+        return L_("cost {n}", n=fmt(cost))
 
     def entry_facts(self, entry: Any) -> str:
         """The few printed facts a player picks an entry by, shown beside its name in the

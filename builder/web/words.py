@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from builder import state
-from builder.i18n import N_, _
+from builder.i18n import N_, Text, _
 from builder.web import printing
 
 GAME_WORDS = (
@@ -115,6 +115,8 @@ def known() -> frozenset[str]:
 def tr(word: Any) -> Any:
     """``word`` in the page's language when it is one of the words above (anything else, such as
     a name from a catalog, as it is: data is never translated)."""
+    if isinstance(word, Text):  # a message kept with its words (a change's note, a total)
+        return word.translated()
     return _(word) if isinstance(word, str) and word in known() else word
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.i18n import Ln_
+from builder.i18n import L_, Ln_
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart, fmt
 
@@ -65,13 +65,13 @@ class HeroCardBrowse(CardBrowse):
     """The catalog beside a HeroCard list in the builder."""
 
     type_field = "kind"
-    type_label = "Kind"
+    type_label = L_("Kind")
 
     def cost_text(self, entry: Any, cost: Any) -> str:
         """An attribute card's hero points; an action card's printed cost."""
         points = getattr(entry, "hero_points", None)
         if points is not None:
-            return f"{fmt(points)} hero points"
+            return L_("{n} {unit}", n=fmt(points), unit=L_("hero points"))
         return super().cost_text(entry, getattr(entry, "cost", None) if entry is not None else cost)
 
     def entry_type(self, entry: Any) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from builder.i18n import _
-
 from typing import TYPE_CHECKING, Any
 
 from builder.games.kensei import rules as core
+from builder.i18n import _
 from builder.kit.facts import Loaded, num_text, rule_limits, share
 from builder.systems.analytics import AnalyticsPart
 
@@ -37,9 +36,7 @@ def kensei_lines(st: Mapping[str, Any]) -> list[str]:
         lines.append(_heading(block["by"], st["battle_size"]) + ":")
         width = max((len(str(v["value"])) for v in block["values"]), default=0)
         for v in block["values"]:
-            lines.append(
-                f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} {_('AP')}  {100 * v['share']:5.1f}%"
-            )
+            lines.append(f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} {_('AP')}  {100 * v['share']:5.1f}%")
     return lines
 
 

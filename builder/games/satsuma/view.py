@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
 
@@ -41,7 +42,7 @@ class SatsumaBrowse(CardBrowse):
     """The catalog beside a Satsuma list in the builder."""
 
     type_field = "suit"
-    type_label = "Suit"
+    type_label = L_("Suit")
     priced = False  # a Satsuma card has a printed value, not a cost
 
     def entry_facts(self, entry: Any) -> str:
@@ -54,8 +55,12 @@ class SatsumaBrowse(CardBrowse):
         if not options or any(s.upper() not in SUITS for s, _ in options):
             return printed
         if len(options) == 1:
-            return f"strength {options[0][1]}"
-        return " or ".join(f"{SUITS[s.upper()]} {n}" for s, n in options)
+            return L_("strength {n}", n=options[0][1])
+        # the suits by their rulebook names (data), joined in the reader's language
+        shown = [f"{SUITS[s.upper()]} {n}" for s, n in options]
+        if len(shown) == 2:
+            return L_("{a} or {b}", a=shown[0], b=shown[1])
+        return " or ".join(shown)
 
     def entry_type(self, entry: Any) -> str:
         """A card's suit, from its printed code (``F5``: force)."""

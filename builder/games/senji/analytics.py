@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from builder.i18n import _, ngettext
-
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import _, ngettext
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
