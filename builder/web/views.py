@@ -373,7 +373,7 @@ def options(
         if extra.get("unit_cost") is not None:
             extra["unit_cost"] = num(extra["unit_cost"])
         cost = num(o.cost) if o.cost is not None else _cost(entry)
-        each = gs.browse.cost_text(entry, cost)
+        each = translate_text(gs.browse.cost_text(entry, cost))
         rows.append(
             {
                 "section": o.section,
@@ -384,7 +384,11 @@ def options(
                 "profile": profile_text(entry),
                 "cost": cost,
                 "cost_text": each
-                + (_(" for {counted}").format(counted=gs.view.counted(o.count)) if each and o.count > 1 else ""),
+                + (
+                    _(" for {counted}").format(counted=translate_text(gs.view.counted(o.count)))
+                    if each and o.count > 1
+                    else ""
+                ),
                 "unit_cost": None,
                 "clans": [],
                 "own_clan": False,
