@@ -111,10 +111,12 @@ def format_stats(st: dict) -> list[str]:
         if not block["values"]:
             continue
         lines.append(_("{heading}:").format(heading=tr(block["title"])))
-        width = max(len(str(v["value"])) for v in block["values"])
-        for v in block["values"]:
+        # "(none)": the count's key in JSON, said in the reader's language
+        shown = [_("(none)") if v["value"] == "(none)" else str(v["value"]) for v in block["values"]]
+        width = max(len(x) for x in shown)
+        for v, value in zip(block["values"], shown, strict=True):
             bar = "#" * round(30 * v["share"])
-            lines.append(f"  {v['value']!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
+            lines.append(f"  {value!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
 
     lines += get(st["system"]).analytics.stats_lines(st)
     if st.get("limits"):
