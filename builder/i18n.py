@@ -335,7 +335,7 @@ class Joined(Text):
     sep: str
     items: tuple[Any, ...]
 
-    def __new__(cls, sep: str, items: Any) -> Joined:  # type: ignore[misc]
+    def __new__(cls, sep: str, items: Any) -> Joined:
         parts = tuple(items)
         self = str.__new__(cls, sep.join(str(x) for x in parts))
         self.template = str(self)

@@ -54,7 +54,7 @@ class SettingsPart:
         if v is None:
             if key in data:
                 delete_key(data, key)
-            notes = [L_("removed {key}", key=key)]
+            notes: list[str] = [L_("removed {key}", key=key)]
         else:
             set_key_ordered(data, key, v, self.game.document.list_keys)
             notes = [L_("set {key} = {value}", key=key, value=self.shown(v))]

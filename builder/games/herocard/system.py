@@ -134,7 +134,7 @@ class HeroCardNewList(NewListPart):
         data["max_hero_points"] = options["max_hero_points"]
         attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
         data["attributes"] = attrs
-        notes = []
+        notes: list[str] = []
         if attrs:
             notes.append(L_("attributes: the {hero}'s {cards}", hero=entry.name, cards=", ".join(attrs)))
             if others:
