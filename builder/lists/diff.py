@@ -152,7 +152,7 @@ def entries_of(side: Side) -> dict[str, dict]:
     return out
 
 
-def _province(pr: dict) -> str:
+def _province(pr: dict[str, Any]) -> str:
     """A province of a Senji player as the comparison words it: ``Owari (3) with samurai``."""
     if pr.get("units") and pr.get("samurai"):
         return L_("{name} ({units}) with samurai", name=pr["name"], units=pr["units"])
@@ -283,7 +283,7 @@ def diff_lines(d: dict) -> list[str]:
     return lines
 
 
-def with_translations(d: dict) -> dict:
+def with_translations(d: dict[str, Any]) -> dict[str, Any]:
     """The comparison as JSON: English whatever the language, with ``text_translated`` (and
     ``before_translated``, ``after_translated``) beside an entry's words in another language."""
     if current_language() == SOURCE_LANGUAGE:

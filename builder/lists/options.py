@@ -19,6 +19,7 @@ from builder.names import fold
 from builder.rulebooks import humanize
 
 if TYPE_CHECKING:
+    from builder.findings import Finding
     from builder.systems.base import GameSystem
     from builder.systems.parts import Cost
 
@@ -76,7 +77,7 @@ class Option:
         return out
 
 
-def _said(f: Any) -> str:
+def _said(f: Finding) -> str:
     """A finding's message as an option's reason: its English, with its template and parameters
     kept (``builder.i18n.Text``) so that it is shown in the reader's language."""
     return f.text if f.text is not None else f.message
