@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from builder.i18n import L_
 from builder.systems.packs import PacksPart
 
 
@@ -13,9 +14,9 @@ class SenjiPacks(PacksPart):
 
     docs = {
         "provinces": {
-            "known": "false while the name is a placeholder",
-            "region": "the region of Japan",
-            "adjacent": "land provinces next to this one",
-            "seas": "sea zones next to it",
+            "known": L_("false while the name is a placeholder"),
+            "region": L_("the region of Japan"),
+            "adjacent": L_("land provinces next to this one"),
+            "seas": L_("sea zones next to it"),
         },
     }
