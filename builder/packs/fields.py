@@ -18,7 +18,7 @@ from builder.catalog.loader import entry_sections
 from builder.i18n import L_
 from builder.systems import catalog_module, get
 
-COMMON_DOCS: dict[str, str] = {
+COMMON_DOCS = {
     "name": L_("the name as printed; an entry named like a catalog entry completes or changes that entry"),
     "id": L_("a short key (default: made from the name)"),
     "aliases": L_("other spellings that find this entry"),
@@ -64,13 +64,13 @@ class FieldInfo:
         }[self.kind]
 
 
-def _plural(kind: str | None) -> str:
+def _plural(kind):
     return {
         "int": L_("list of whole numbers"),
         "number": L_("list of numbers"),
         "choice": L_("list of values"),
         "value": L_("list of values"),
-    }.get(kind or "", L_("list of texts"))
+    }.get(kind, L_("list of texts"))
 
 
 def _strip(ann):
