@@ -178,6 +178,8 @@ FOREIGN = [
         r"^(MOV|AT|INI|HO|WO|DEF|AP)\b.*$",
         # Satsuma's roles as values of the deck's counts: the words an odds query names them by
         r"^(attacker|defender): [\d.]+%$",
+        # a pack field's kind and meaning, from the games' catalog models (not yet messages)
+        r"^(text|text as printed|whole number|number|mapping|list of [\w ]+|true or false|one of [\w ,]+)?: .+",
     )
 ]
 

@@ -15,21 +15,18 @@ import typing
 from dataclasses import dataclass
 
 from builder.catalog.loader import entry_sections
-from builder.i18n import L_
 from builder.systems import catalog_module, get
 
 COMMON_DOCS = {
-    "name": L_("the name as printed; an entry named like a catalog entry completes or changes that entry"),
-    "id": L_("a short key (default: made from the name)"),
-    "aliases": L_("other spellings that find this entry"),
-    "notes": L_("free text"),
-    "art": L_("an image printed on the card (PNG or JPEG), as a path relative to the pack"),
-    "focus": L_(
-        "which part of the art stays when it is cropped to fill its box: center, top, bottom, "
-        "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2"
-    ),
-    "source": L_("where the rulebook states it, as RULEBOOK-FILE:LINE (only for rulebook data)"),
-    "assumed": L_("what you assumed, or where the data comes from (e.g. 'printed on my cards')"),
+    "name": "the name as printed; an entry named like a catalog entry completes or changes that entry",
+    "id": "a short key (default: made from the name)",
+    "aliases": "other spellings that find this entry",
+    "notes": "free text",
+    "art": "an image printed on the card (PNG or JPEG), as a path relative to the pack",
+    "focus": "which part of the art stays when it is cropped to fill its box: center, top, bottom, "
+    "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2",
+    "source": "where the rulebook states it, as RULEBOOK-FILE:LINE (only for rulebook data)",
+    "assumed": "what you assumed, or where the data comes from (e.g. 'printed on my cards')",
 }
 
 #: the separator of list values inside one spreadsheet cell
@@ -48,29 +45,21 @@ class FieldInfo:
     menu: str | None = None  # the catalog section whose names are the only values (a menu)
 
     def describe(self) -> str:
-        """The field's kind as a person reads it (a message, English where it is written to a file)."""
-        if self.kind == "choice":
-            return L_("one of {values}", values=", ".join(map(str, self.choices)))
-        if self.kind == "list":
-            return _plural(self.item_kind)
         return {
-            "text": L_("text"),
-            "int": L_("whole number"),
-            "number": L_("number"),
-            "bool": L_("true or false"),
-            "mapping": L_("mapping"),
-            "items": L_("list of mappings"),
-            "value": L_("text as printed"),
+            "text": "text",
+            "int": "whole number",
+            "number": "number",
+            "bool": "true or false",
+            "choice": "one of " + ", ".join(map(str, self.choices)),
+            "list": f"list of {_plural(self.item_kind)}",
+            "mapping": "mapping",
+            "items": "list of mappings",
+            "value": "text as printed",
         }[self.kind]
 
 
 def _plural(kind):
-    return {
-        "int": L_("list of whole numbers"),
-        "number": L_("list of numbers"),
-        "choice": L_("list of values"),
-        "value": L_("list of values"),
-    }.get(kind, L_("list of texts"))
+    return {"int": "whole numbers", "number": "numbers", "choice": "values", "value": "values"}.get(kind, "texts")
 
 
 def _strip(ann):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from builder.i18n import L_
 from builder.systems.packs import PacksPart
 
 
@@ -17,21 +16,21 @@ class HeroCardPacks(PacksPart):
 
     docs = {
         "attribute_cards": {
-            "hero": L_("the hero the card belongs to"),
-            "attribute": L_("which attribute the card is: body, mind or x"),
-            "score": L_("the Attribute score"),
-            "hero_points": L_("the hero points printed in the bottom left corner"),
-            "text": L_("the card's text"),
+            "hero": "the hero the card belongs to",
+            "attribute": "which attribute the card is: body, mind or x",
+            "score": "the Attribute score",
+            "hero_points": "the hero points printed in the bottom left corner",
+            "text": "the card's text",
         },
         "action_cards": {
-            "hero": L_("the hero whose deck it belongs to (empty: any hero)"),
-            "kind": L_("what the card does"),
-            "action_type": L_("when it can be played"),
-            "cost": L_("the Action Cost (a number)"),
-            "attribute": L_("the attribute the cost is paid with: body, mind or x"),
-            "value": L_("the constant value (attack or block)"),
-            "variable": L_("a variable value, as text"),
-            "text": L_("the card's text"),
+            "hero": "the hero whose deck it belongs to (empty: any hero)",
+            "kind": "what the card does",
+            "action_type": "when it can be played",
+            "cost": "the Action Cost (a number)",
+            "attribute": "the attribute the cost is paid with: body, mind or x",
+            "value": "the constant value (attack or block)",
+            "variable": "a variable value, as text",
+            "text": "the card's text",
         },
     }
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from builder.i18n import L_
 from builder.systems.packs import PacksPart
 
 
@@ -14,8 +13,8 @@ class SatsumaPacks(PacksPart):
 
     docs = {
         "cards": {
-            "side": L_("the side whose deck holds the card"),
-            "printed": L_("the values as printed, e.g. 'F5' or 'F5 or M3'"),
-            "unknown_suit": L_("true when the suit cannot be read from the rulebook"),
+            "side": "the side whose deck holds the card",
+            "printed": "the values as printed, e.g. 'F5' or 'F5 or M3'",
+            "unknown_suit": "true when the suit cannot be read from the rulebook",
         },
     }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from builder.i18n import L_
 from builder.systems.packs import PacksPart
 
 
@@ -14,9 +13,9 @@ class SenjiPacks(PacksPart):
 
     docs = {
         "provinces": {
-            "known": L_("false while the name is a placeholder"),
-            "region": L_("the region of Japan"),
-            "adjacent": L_("land provinces next to this one"),
-            "seas": L_("sea zones next to it"),
+            "known": "false while the name is a placeholder",
+            "region": "the region of Japan",
+            "adjacent": "land provinces next to this one",
+            "seas": "sea zones next to it",
         },
     }

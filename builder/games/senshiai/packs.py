@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from builder.i18n import L_
 from builder.systems.packs import PacksPart
 
 
@@ -14,18 +13,18 @@ class SenshiaiPacks(PacksPart):
 
     docs = {
         "cards": {
-            "type": L_("the card type"),
-            "subtype": L_("the subtype printed on the card (a Capital is a terrain with subtype Capital)"),
-            "cost": L_("the cost: N (none) or a Roman numeral I-V"),
-            "paths": L_("the paths of the card"),
-            "limit": L_("terrains: how many may be in play (1 when not printed)"),
-            "speed": L_("units: the Speed"),
-            "power": L_("units and Capitals: Power as ATTACK/DEFENCE/HEALTH, e.g. 3/0/6 ('n' for none)"),
-            "target": L_("events: what the event targets"),
-            "duration": L_("events: how long it lasts"),
-            "abilities": L_("concise abilities, as printed (e.g. 'Recruit (Infantry)')"),
-            "text": L_("the card's long ability text"),
-            "modifiers": L_("power bonuses or penalties given to the target, e.g. +1/0/0"),
+            "type": "the card type",
+            "subtype": "the subtype printed on the card (a Capital is a terrain with subtype Capital)",
+            "cost": "the cost: N (none) or a Roman numeral I-V",
+            "paths": "the paths of the card",
+            "limit": "terrains: how many may be in play (1 when not printed)",
+            "speed": "units: the Speed",
+            "power": "units and Capitals: Power as ATTACK/DEFENCE/HEALTH, e.g. 3/0/6 ('n' for none)",
+            "target": "events: what the event targets",
+            "duration": "events: how long it lasts",
+            "abilities": "concise abilities, as printed (e.g. 'Recruit (Infantry)')",
+            "text": "the card's long ability text",
+            "modifiers": "power bonuses or penalties given to the target, e.g. +1/0/0",
         },
     }
 
