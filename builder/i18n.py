@@ -329,9 +329,36 @@ class Text(str):
         catalog lacks it or its translation does not fit its parameters."""
         cat = translations(resolve(lang) if lang is not None else _current.get())
         try:
-            return _render(cat, self.template, self.plural, self.n, self.params)
+            return self._in(cat)
         except (KeyError, IndexError, ValueError):  # a translation whose placeholders do not match
             return str(self)
+
+    def _in(self, cat: _gettext.NullTranslations) -> str:
+        return _render(cat, self.template, self.plural, self.n, self.params)
+
+
+class Joined(Text):
+    """Messages (or data) joined by ``sep``, each translated where shown: ``Lj_("; ", parts)``."""
+
+    sep: str
+    items: tuple[Any, ...]
+
+    def __new__(cls, sep: str, items: Any) -> Joined:
+        parts = tuple(items)
+        self = str.__new__(cls, sep.join(str(x) for x in parts))
+        self.template = str(self)
+        self.plural = None
+        self.n = None
+        self.params = {}
+        self.sep = sep
+        self.items = parts
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Joined, (self.sep, self.items))
+
+    def _in(self, cat: _gettext.NullTranslations) -> str:
+        return self.sep.join(x._in(cat) if isinstance(x, Text) else str(x) for x in self.items)
 
 
 def _english(template: str, plural: str | None, n: int | None, params: dict[str, Any]) -> str:
@@ -346,9 +373,7 @@ def _render(
     msg = cat.ngettext(template, plural, n if n is not None else 1) if plural is not None else cat.gettext(template)
     if not params:
         return msg
-    shown = {
-        k: (_render(cat, v.template, v.plural, v.n, v.params) if isinstance(v, Text) else v) for k, v in params.items()
-    }
+    shown = {k: (v._in(cat) if isinstance(v, Text) else v) for k, v in params.items()}
     return msg.format(**shown)
 
 
@@ -361,6 +386,12 @@ def L_(message: str, /, **params: Any) -> Text:
 def Ln_(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """``L_`` for a count: the form for ``n`` (also a parameter, ``{n}``) chosen where shown."""
     return Text(singular, {"n": n, **params}, plural, n)
+
+
+def Lj_(sep: str, items: Any) -> Text:
+    """``items`` (messages made with ``L_``, or data) joined by ``sep``, each in the language
+    where the whole is shown."""
+    return Joined(sep, items)
 
 
 def tr(text: str) -> str:

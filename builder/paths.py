@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from builder import state
+from builder.i18n import L_
 
 _PKG = Path(__file__).resolve().parent
 
@@ -105,18 +106,20 @@ def origin_text(where: str | None) -> str:
     The same words wherever daimyo is installed (``_bundled_parts``)."""
     if not where:
         return ""
-    file, _, line = where.rpartition(":")
+    file, _sep, line = where.rpartition(":")
     if not file or not line.isdigit():
         file, line = where, ""
-    at = f", line {line}" if line else ""
+    # a message kept with its words (``builder.i18n.Text``): English as it is, said in the
+    # language of whoever reads it (JSON keeps the English)
+    at = L_(", line {n}", n=line) if line else ""
     rel = _bundled_parts(file)
     if rel is None or rel[0] not in ("catalog", "examples"):
-        return f"pack '{Path(file).name}'{at}"  # the user's own pack, named as they name it
+        return L_("pack '{name}'{at}", name=Path(file).name, at=at)  # the user's own pack, named as they name it
     if rel[0] == "catalog":
-        return f"the daimyo catalog ({'/'.join(rel[1:])}{at})"
+        return L_("the daimyo catalog ({file}{at})", file="/".join(rel[1:]), at=at)
     if rel[:2] == ("examples", "packs"):
-        return f"the bundled example pack '{Path(file).stem}'{at}"
-    return f"daimyo's {'/'.join(rel)}{at}"
+        return L_("the bundled example pack '{name}'{at}", name=Path(file).stem, at=at)
+    return L_("daimyo's {file}{at}", file="/".join(rel), at=at)
 
 
 def within(folder, path) -> Path | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -394,3 +395,163 @@ def test_other_json_outputs_do_not_change_with_the_language(args, tmp_path):
         out = daimyo("--lang", lang, *args, cwd=tmp_path)
         assert out.returncode == 0, out.stderr
         assert out.stdout == english.stdout, (lang, args)
+
+
+# -- the pseudo-locale: diff, stats, hand, the catalog, why and options ----------------------------
+
+EXAMPLES = TOP / "examples"
+# each game's example list, an entry of its catalog to ask ``why`` about, and (card games) an
+# entry that is already in the deck
+ASKED = {
+    "kensei": ("kensei-buke.yaml", "Samurai Yari"),
+    "senshiai": ("senshiai-northern-host.yaml", "Warriors"),
+    "herocard": ("herocard-samurai.yaml", "Overhand Thrust"),
+    "senji": ("senji-three-daimyo.yaml", "Owari"),
+    "satsuma": ("satsuma-imperial.yaml", "Imperial Guard"),
+}
+
+
+def _catalog_words(game: str) -> set[str]:
+    """What a game's catalog holds as data: its sections, the keys of its entries and their
+    short values (names, ids, aliases, types, titles), and its suits and clans by name."""
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog(game, [str(p) for p in sorted(PACKS.glob("*.yaml")) if f"system: {game}" in p.read_text()])
+    out: set[str] = set(cat.sections())
+
+    def walk(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                out.add(str(k))
+                if k == "name":  # a name, however long ("Unique, legendary and leader profiles once")
+                    out.add(str(x))
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str) and len(v) <= 40:
+            out.add(v)
+
+    walk(cat.model.model_dump())
+    for sec in cat.sections():
+        walk(list(cat.records(sec)))
+    words = _data_words(" ".join(out))
+    return words | {part for w in words for part in w.split("'") if part}  # "Scholar's": "Scholar" too
+
+
+def _entry_words(game: str, name: str) -> set[str]:
+    """Every word of one catalog entry as written (``catalog show`` prints its fields as data)."""
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog(game)
+    for sec in cat.sections():
+        e = cat.find_record(sec, name)
+        if e is not None:
+            return _data_words(json.dumps(e, default=str))
+    raise AssertionError(name)
+
+
+def _scan_faces(cli, ws: Path, lists: dict[str, Path]) -> dict[str, list[str]]:
+    """The pseudo-locale's words left unmarked in diff, stats, hand, catalog list and show, why
+    and options of every game (``ws``: a copy of the examples)."""
+    titles = _rulebook_titles()
+    problems: dict[str, list[str]] = {}
+
+    def scan(args, data, codes=(0, 1)):
+        res = cli(*map(str, args))
+        assert res.code in codes, (args, res.stdout, res.stderr)
+        words = unmarked(res.stdout + res.stderr, data)
+        if words:
+            problems[" ".join(str(a) for a in args[:3])] = sorted(set(words))
+
+    with i18n.use(i18n.PSEUDO):
+        for game, (file, name) in ASKED.items():
+            path = ws / file
+            data = (
+                _catalog_words(game)
+                | _data_words(path.read_text(encoding="utf-8"), lists[game].read_text(encoding="utf-8"), titles)
+                | {game, "daimyo"}
+            )
+            scan(("diff", path, lists[game]), data)
+            scan(("diff", lists[game], path), data)
+            scan(("stats", path), data)
+            if game in ("senshiai", "herocard", "satsuma"):
+                scan(("hand", path, "--seed", "3", "--draws", "2"), data)
+            scan(("catalog", "list", game), data)
+            shown = "yellow" if game == "senji" else name  # Senji's provinces come from a pack
+            scan(("catalog", "show", game, shown), data | _entry_words(game, shown))
+            scan(("why", path, name), data)
+            scan(("options", path), data)
+        one, other = ws / ASKED["kensei"][0], ws / ASKED["senji"][0]
+        scan(
+            ("diff", one, other),
+            _catalog_words("kensei")
+            | _catalog_words("senji")
+            | _data_words(one.read_text(encoding="utf-8"), other.read_text(encoding="utf-8"), titles)
+            | {"daimyo"},
+        )
+        scan(
+            ("stats", ws / ASKED["senshiai"][0], "--odds", "type=troop >= 2 in 6"),
+            _catalog_words("senshiai") | _data_words(titles),
+        )
+    return problems
+
+
+def test_the_pseudo_locale_finds_no_unmarked_string_in_diff_stats_hand_catalog_why_and_options(lists, cli, tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLES, ws)
+    problems = _scan_faces(cli, ws, lists)
+    assert not problems, json.dumps(problems, indent=1)
+
+
+def test_the_pseudo_locale_scan_of_the_faces_finds_an_unmarked_string(lists, cli, tmp_path, monkeypatch):
+    """The scan above reports a sentence of ``daimyo diff`` written without ``_()``: here the
+    comparison's total line, its words given as they are."""
+    from builder.lists import diff
+
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLES, ws)
+    real = diff._
+    monkeypatch.setattr(diff, "_", lambda m: m if m.startswith("total:") else real(m))
+    problems = _scan_faces(cli, ws, lists)
+    assert problems and all(words == ["total"] for key, words in problems.items()), problems
+    assert all(key.startswith("diff ") for key in problems), problems
+
+
+def test_the_language_of_a_change_note_follows_the_reader():
+    """A change's note keeps its words: English as it always read (and in JSON), said in the
+    language of whoever shows it."""
+    from builder.lists.editor import ListEditor
+
+    ed = ListEditor.open(str(EXAMPLES / "herocard-samurai.yaml"))
+    res = ed.why("Overhand Thrust", None)
+    note = res.notes[-1]
+    assert note == "added 1 Overhand Thrust (4 in the action deck)"
+    assert json.dumps([note]) == '["added 1 Overhand Thrust (4 in the action deck)"]'
+    with i18n.use("es"):
+        assert i18n.tr(note) == "se añadieron 1 Overhand Thrust (4 en el mazo de acción)"
+    with i18n.use("fr"):
+        assert i18n.tr(note) == "1 Overhand Thrust ajouté(s) (4 dans le paquet d'action)"
+
+
+def test_diff_and_catalog_show_in_spanish_and_french(tmp_path):
+    buke, kuge = EXAMPLES / "kensei-buke.yaml", EXAMPLES / "kensei-kuge.yaml"
+    english = daimyo("diff", str(buke), str(kuge), cwd=tmp_path)
+    assert english.returncode == 1
+    assert "- troops: Samurai Yari (1 unit, 5 models, 25 AP)" in english.stdout
+    assert "total: 200 / 200 AP -> 195 / 200 AP" in english.stdout
+    spanish = daimyo("--lang", "es", "diff", str(buke), str(kuge), cwd=tmp_path)
+    assert spanish.returncode == 1
+    assert "- troops: Samurai Yari (1 unidad, 5 miniaturas, 25 PE)" in spanish.stdout
+    assert "total: 200 / 200 PE -> 195 / 200 PE" in spanish.stdout
+    assert "veredicto: legal -> legal" in spanish.stdout
+    # JSON: the English words, with the reader's beside them
+    js = json.loads(daimyo("--lang", "fr", "diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path).stdout)
+    gone = next(e for e in js["removed"] if e["name"] == "Samurai Yari")
+    assert gone["text"] == "1 unit, 5 models, 25 AP"
+    assert gone["text_translated"] == "1 unité, 5 figurines, 25 PA"
+    plain = json.loads(daimyo("diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path).stdout)
+    assert "text_translated" not in json.dumps(plain)
+    french = daimyo("--lang", "fr", "catalog", "show", "kensei", "Samurai Yari", cwd=tmp_path)
+    assert "\n  défini dans : " in french.stdout and ", ligne 136" in french.stdout
+    assert "  leader: non" in french.stdout  # the field's key as the catalog writes it, its value said

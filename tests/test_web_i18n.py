@@ -173,13 +173,11 @@ def catalog_data(ws: Path) -> set[str]:
 FOREIGN = [
     re.compile(p)
     for p in (
-        r"^[\d.]+ / [\d.]+ (AP|hero points|cards|copies|players)(, \d+ action cards)?$",  # the totals
-        r"^\d+ action cards?( to add)?$",
-        r"^[\d.]+ [\w ]+ (left|over)$",
-        r"^· [\d.]+ \w+, .*$",  # the compare page's entries (the check's summary words)
-        r"^· .*",  # the compare page's entries, as the diff words them
-        r"^(added|removed|set|changed|took|moved) .+",  # what a change did, as the editor words it
-        r"^.+ \(\d+ models?, [\d.]+ AP\)( at troops)?$|^commander level .+",  # what a finding counted
+        # a troop's profile: the rulebook's stat abbreviations, kept as printed in every language
+        # (the catalogs' overlays keep them too: catalog/kensei/i18n/es.yaml)
+        r"^(MOV|AT|INI|HO|WO|DEF|AP)\b.*$",
+        # Satsuma's roles as values of the deck's counts: the words an odds query names them by
+        r"^(attacker|defender): [\d.]+%$",
     )
 ]
 

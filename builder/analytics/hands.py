@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from random import Random
 
+from builder.i18n import _
 from builder.kit.deck import DeckView
 from builder.rulebooks import format_source
 from builder.systems import get
@@ -32,7 +33,7 @@ def draw_hand(view: DeckView, seed: int, index: int, size: int) -> list[int]:
     left = [r.count for r in view.rows]
     total = sum(left)
     out = []
-    for _ in range(min(size, total)):
+    for _draw in range(min(size, total)):
         x = int(rnd() * total)
         for i, n in enumerate(left):  # noqa: B007 - the index found is used after the loop
             if x < n:
@@ -76,14 +77,16 @@ def judge(ld, rows) -> dict:
 def format_hands(data: dict) -> list[str]:
     title = f' "{data["name"]}"' if data.get("name") else ""
     lines = [
-        f"{data['file']}: {data['system']}{title}: {data['size']}-card hands from {data['deck']} cards, "
-        f"seed {data['seed']}"
+        f"{data['file']}: {data['system']}{title}: "
+        + _("{size}-card hands from {deck} cards, seed {seed}").format(
+            size=data["size"], deck=data["deck"], seed=data["seed"]
+        )
     ]
     for h in data["hands"]:
         counts: dict = {}
         for c in h["cards"]:
             counts[c] = counts.get(c, 0) + 1
         shown = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
-        lines.append(f"hand {h['hand']}: {shown}")
+        lines.append(_("hand {n}: {cards}").format(n=h["hand"], cards=shown))
         lines += get(data["system"]).analytics.hand_lines(h)
     return lines

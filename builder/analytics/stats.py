@@ -14,11 +14,12 @@ from builder.catalog.loader import load_catalog
 from builder.check import check_doc, resolve_house_rules
 from builder.check import limit_lines as lines_of
 from builder.errors import UsageError
-from builder.i18n import L_
+from builder.i18n import L_, _, ngettext, tr
 from builder.kit.facts import Loaded, num_text, share
 from builder.lists.document import load_list
 from builder.rulebooks import format_source
 from builder.systems import get
+from builder.systems.view import amount_text
 
 
 def load(path, packs=()) -> Loaded:
@@ -92,42 +93,57 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
 
 def format_stats(st: dict) -> list[str]:
     title = f' "{st["name"]}"' if st.get("name") else ""
-    verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
-    size = f", {st['cards']} cards" if "cards" in st else ""
-    lines = [f"{st['file']}: {st['system']}{title}{size}, {verdict}"]
+    verdict = (
+        _("legal")
+        if st["legal"]
+        else ngettext("ILLEGAL ({n} error)", "ILLEGAL ({n} errors)", st["errors"]).format(n=st["errors"])
+    )
+    head = f"{st['file']}: {st['system']}{title}"
+    if "cards" in st:
+        # "1 cards" in English as before; another language chooses its form by the count
+        cards = ngettext("{n} cards", "{n} cards", st["cards"]).format(n=st["cards"])
+        lines = [_("{list}, {cards}, {verdict}").format(list=head, cards=cards, verdict=verdict)]
+    else:
+        lines = [_("{list}, {verdict}").format(list=head, verdict=verdict)]
     for note in st.get("notes", ()):
-        lines.append(f"  {note}")
+        lines.append(f"  {tr(note)}")
     for block in st.get("counts", ()):
         if not block["values"]:
             continue
-        lines.append(f"{block['title']}:")
-        width = max(len(str(v["value"])) for v in block["values"])
-        for v in block["values"]:
+        lines.append(_("{heading}:").format(heading=tr(block["title"])))
+        # "(none)": the count's key in JSON, said in the reader's language
+        shown = [_("(none)") if v["value"] == "(none)" else str(v["value"]) for v in block["values"]]
+        width = max(len(x) for x in shown)
+        for v, value in zip(block["values"], shown, strict=True):
             bar = "#" * round(30 * v["share"])
-            lines.append(f"  {v['value']!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
+            lines.append(f"  {value!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
 
     lines += get(st["system"]).analytics.stats_lines(st)
     if st.get("limits"):
-        lines.append("Limits (value, bound, room left):")
+        lines.append(_("Limits (value, bound, room left):"))
         for r in st["limits"]:
-            what = r["label"] + (f" [{r['group']}]" if r.get("group") else "")
+            what = tr(r["label"]) + (f" [{r['group']}]" if r.get("group") else "")
             rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
             if r["ok"]:
-                room = f"room {num_text(r['room'])}" if r["kind"] == "max" else f"{num_text(r['room'])} to spare"
                 if r["kind"] == "exactly":
-                    room = "met"
+                    room = _("met")
+                elif r["kind"] == "max":
+                    room = _("room {n}").format(n=num_text(r["room"]))
+                else:
+                    room = _("{n} to spare").format(n=num_text(r["room"]))
             else:
-                room = f"BROKEN by {num_text(abs(r['room']))}"
-            bound = r.get("bound_text") or f"{num_text(r['bound'])} {r['unit']}"
+                room = _("BROKEN by {n}").format(n=num_text(abs(r["room"])))
+            bound = tr(r.get("bound_text") or amount_text(num_text(r["bound"]), r["unit"]))
             lines.append(f"  {what}: {num_text(r['value'])} {rel} {bound}  ({room})")
     if st.get("odds"):
-        lines.append("Odds (exact, hypergeometric):")
+        lines.append(_("Odds (exact, hypergeometric):"))
         for o in st["odds"]:
             p = o["probability"]
             pct = f"{100 * p:.2f}%" if 0 < p < 1 else f"{100 * p:.0f}%"
             lines.append(
-                f"  P({o['shown']})"
-                f" = {p:.4f} ({pct}); {o['matching']} of {o['deck']} cards match, "
-                f"{o['expected']:.2f} expected in {o['drawn']}"
+                f"  P({o['shown']}) = {p:.4f} ({pct}); "
+                + _("{matching} of {deck} cards match, {expected} expected in {drawn}").format(
+                    matching=o["matching"], deck=o["deck"], expected=f"{o['expected']:.2f}", drawn=o["drawn"]
+                )
             )
     return lines

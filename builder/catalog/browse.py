@@ -9,7 +9,7 @@ from builder import limits
 from builder.catalog.loader import entry_id, load_catalog
 from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
-from builder.i18n import L_, SOURCE_LANGUAGE, _, use
+from builder.i18n import L_, SOURCE_LANGUAGE, _, tr, use
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
 from builder.rulebooks import format_source, humanize, source_refs
@@ -36,7 +36,7 @@ def _shown(key, value) -> str:
     """A field's value as a player reads it: sources by rulebook title, section and line,
     yes/no for flags."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
         return ", ".join(_shown(key, x) for x in value)
     if isinstance(value, dict):
@@ -131,13 +131,17 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
         rows = [e for e in cat.records(sec) if _matches(e, filters)]
         if not rows:
             continue
-        lines.append(f"{sec} ({len(rows)}):")
+        lines.append(f"{sec} ({len(rows)}):")  # a section by its key, as written in the catalog
         for e in rows:
-            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if has_assumed(e) else "")
+            tag = ""
+            if cat.is_example(sec, e):
+                tag = " " + _("[example]")
+            elif has_assumed(e):
+                tag = " " + _("[assumed]")
             extra = _short(e)
             lines.append(f"  {e['name']}{tag}" + (f"  ({extra})" if extra else ""))
     if not lines:
-        lines.append("no entries match")
+        lines.append(_("no entries match"))
     return lines
 
 
@@ -154,22 +158,31 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
         raise UsageError(
             L_("no {system} entry named '{name}'", system=system, name=name), did_you_mean(name, cands) or None
         )
-    lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
+    # the fields by their keys, as the catalog's files write them (data, like a list file's keys)
+    lines = [
+        f"{entry['name']}  " + _("({system} {section}, id {id})").format(system=system, section=section, id=entry["id"])
+    ]
     over = cat.override(section, entry)
     if over is not None:
         # one origin: the pack's entry is in force; the entry it replaced is named in the same line
         lines.append(
-            f"  defined in: {_pack_origin(cat, over['pack'], over['line'])}, which overrides {_replaced(over)}"
+            "  "
+            + _("defined in: {origin}, which overrides {replaced}").format(
+                origin=tr(_pack_origin(cat, over["pack"], over["line"])), replaced=_replaced(over)
+            )
         )
-        fields = [f for f in over["fields"] if f not in ("source",)]
-        whose = "the rulebook entry's" if _is_rulebook(over.get("base_source")) else "the catalog entry's"
-        lines.append(f"  the pack gives: {', '.join(fields) or 'no other field'} (the other fields are {whose})")
+        fields = ", ".join(f for f in over["fields"] if f not in ("source",))
+        if _is_rulebook(over.get("base_source")):
+            gives = _("the pack gives: {fields} (the other fields are the rulebook entry's)")
+        else:
+            gives = _("the pack gives: {fields} (the other fields are the catalog entry's)")
+        lines.append("  " + gives.format(fields=fields or _("no other field")))
     for k, v in _fields(entry).items():
         if k in ("name", "id"):
             continue
         if k == "source" and over is not None:
             if "source" in over["fields"]:
-                lines.append(f"  source given by the pack: {_shown(k, v)}")
+                lines.append("  " + _("source given by the pack: {source}").format(source=_shown(k, v)))
             continue
         if isinstance(v, list) and v and isinstance(v[0], dict):
             lines.append(f"  {k}:")
@@ -188,15 +201,17 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
     pack = getattr(cat, "from_pack", {}).get((section, entry["id"]))
     where = cat.where(section, entry)
     if pack and where:
-        file, _, line = where.rpartition(":")
-        lines.append(f"  defined in: {_pack_origin(cat, file, int(line) if line.isdigit() else 0)}")
+        file, _sep, line = where.rpartition(":")
+        origin = tr(_pack_origin(cat, file, int(line) if line.isdigit() else 0))
+        lines.append("  " + _("defined in: {origin}").format(origin=origin))
         return lines
-    where = origin_text(where)
+    where = tr(origin_text(where))
     if where:
-        lines.append(
-            f"  defined in: {where}"
-            + (" (example data, not from the rulebook)" if cat.is_example(section, entry) else "")
-        )
+        if cat.is_example(section, entry):
+            said = _("defined in: {origin} (example data, not from the rulebook)")
+        else:
+            said = _("defined in: {origin}")
+        lines.append("  " + said.format(origin=where))
     return lines
 
 
@@ -211,7 +226,7 @@ def complete_in(cat, section: str, entry) -> str:
     where = cat.where(section, entry)
     if not (getattr(cat, "from_pack", {}).get((section, entry_id(entry))) and where):
         return L_("a pack of your own (an entry of the same name completes it)")
-    file, _, line = where.rpartition(":")
+    file, _sep, line = where.rpartition(":")
     origin = _pack_origin(cat, file, int(line) if line.isdigit() else 0)
     shown = display_path(file)
     if Path(shown).is_absolute():  # not below the current folder (a server's workspace): the file's name
@@ -248,10 +263,13 @@ def _replaced(over: dict) -> str:
     the catalog's (or an earlier pack's) entry when it cites no rulebook."""
     src = over.get("base_source")
     if _is_rulebook(src):
-        return f"the rulebook's entry ({format_source(src, inline=True)})"
-    where = origin_text(over.get("base_where"))
-    note = f"; {humanize_note(src)}" if src else "; not in the rulebook"
-    return f"the entry of {where}{note}" if where else "the catalog's entry"
+        return _("the rulebook's entry ({source})").format(source=format_source(src, inline=True))
+    where = tr(origin_text(over.get("base_where")))
+    if not where:
+        return _("the catalog's entry")
+    if src:
+        return _("the entry of {origin}; {note}").format(origin=where, note=humanize_note(src))
+    return _("the entry of {origin}; not in the rulebook").format(origin=where)
 
 
 def humanize_note(text) -> str:

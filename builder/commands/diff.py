@@ -8,7 +8,7 @@ import sys
 import typer
 
 from builder.errors import UsageError, safe_terminal, unknown_format
-from builder.lists.diff import diff_files, diff_lines
+from builder.lists.diff import diff_files, diff_lines, with_translations
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
@@ -27,7 +27,7 @@ def diff_cmd(
         raise UsageError(unknown_format(format, ("text", "json")))
     d = diff_files(a, b, pack)
     if format == "json":
-        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(with_translations(d), indent=2, ensure_ascii=False) + "\n")
     else:
         for line in diff_lines(d):
             sys.stdout.write(safe_terminal(line) + "\n")

@@ -162,7 +162,7 @@ def options_lines(ed, found) -> list[str]:
         if o.unit == "AP":
             cost = _("cost unknown") if o.cost is None else f"{number_text(o.cost)} {_('AP')}"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
-            cost = gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost)
+            cost = tr(gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost))
         what = _("{n} models").format(n=o.count) if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
@@ -185,7 +185,7 @@ def _print_change(ed, change, breaks: bool = False) -> None:
     """The notes of an edit, the rules it broke (as ``check`` prints them), then the list's check."""
 
     for line in change.notes:
-        echo(line)
+        echo(tr(line))
     shown: list = []  # each finding is printed once: what the edit broke here, the rest in the verdict
     if breaks:
         for f in [
@@ -414,7 +414,7 @@ def new_cmd(
     atomic_write(out, new.text, force=force)
     echo(_("wrote {file}").format(file=out), err=True)
     for n in new.notes:
-        echo(n)
+        echo(tr(n))
 
     for line in format_result(check_file(out), all_rules=False):
         echo(line)

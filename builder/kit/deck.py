@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from builder.i18n import L_
+
 
 @dataclass(frozen=True)
 class FieldSpec:
@@ -83,4 +85,4 @@ class DeckView:
 def unknown_note(names: list[str]) -> list[str]:
     if not names:
         return []
-    return [f"left out (unknown card): {', '.join(names)}"]
+    return [L_("left out (unknown card): {names}", names=", ".join(names))]

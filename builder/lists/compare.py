@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from builder.findings import CheckResult, Finding
+from builder.i18n import L_, Lj_
 from builder.kit.edit import number
 from builder.kit.numbers import number_text
 
@@ -84,7 +85,8 @@ def gap(f: Finding) -> str:
     v, b = number(f.value), number(f.bound)
     if v is None or b is None or v == b:
         return ""
-    return f" ({'over' if v > b else 'short'} by {number_text(abs(v - b))})"
+    n = number_text(abs(v - b))
+    return Lj_("", (" ", L_("(over by {n})", n=n) if v > b else L_("(short by {n})", n=n)))
 
 
 def is_not_worse(f: Finding, was: Finding) -> bool:

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from builder.catalog.loader import load_catalog
+from builder.i18n import L_, SOURCE_LANGUAGE, Lj_, Ln_, Text, _, current_language, ngettext, tr
 from builder.kit.numbers import plain_value
 from builder.lists.check import check_doc
 from builder.lists.document import load_list
 from builder.names import quoted
 from builder.systems import get
+from builder.systems.view import amount_text, total_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -101,27 +103,27 @@ def entries_of(side: Side) -> dict[str, dict]:
             row["known"] = row["known"] and u["cost"] is not None
         for row in out.values():
             row["points"] = plain_value(row["points"]) if row.pop("known") else None
-            unit_word = "unit" if row["units"] == 1 else "units"
-            text = f"{row['units']} {unit_word}, {gs.view.counted(row['count'])}"
+            units = Ln_("{n} unit", "{n} units", row["units"])
+            models = gs.view.counted(row["count"])
             if row["points"] is not None:
-                text += f", {row['points']} {gs.view.cost_unit or 'points'}".rstrip()
-            row["text"] = text
+                cost = amount_text(row["points"], gs.view.cost_unit or "points")
+                row["text"] = L_("{units}, {models}, {cost}", units=units, models=models, cost=cost)
+            else:
+                row["text"] = L_("{units}, {models}", units=units, models=models)
     elif gs.players is not None:
         for seat in gs.players.seats(doc.data):
-            provinces = [
-                pr["name"]
-                + (f" ({pr['units']})" if pr.get("units") else "")
-                + (" with samurai" if pr.get("samurai") else "")
-                for pr in seat["provinces"]
-            ]
-            text = ", ".join(
-                x
-                for x in (
-                    f"{seat.get('family')}" if seat.get("family") else "",
-                    f"samurai {seat['samurai']}" if seat.get("samurai") else "",
-                    ("provinces " + "; ".join(provinces)) if provinces else "no province",
-                )
-                if x
+            provinces = [_province(pr) for pr in seat["provinces"]]
+            text = Lj_(
+                ", ",
+                [
+                    x
+                    for x in (
+                        f"{seat.get('family')}" if seat.get("family") else "",
+                        L_("samurai {name}", name=seat["samurai"]) if seat.get("samurai") else "",
+                        L_("provinces {names}", names=Lj_("; ", provinces)) if provinces else L_("no province"),
+                    )
+                    if x
+                ],
             )
             key = f"players: {seat['name']}"
             while key in out:  # two players of one name are kept apart
@@ -146,6 +148,17 @@ def entries_of(side: Side) -> dict[str, dict]:
         for row in out.values():
             row["text"] = gs.view.counted(row["count"])
     return out
+
+
+def _province(pr: dict[str, Any]) -> str:
+    """A province of a Senji player as the comparison words it: ``Owari (3) with samurai``."""
+    if pr.get("units") and pr.get("samurai"):
+        return L_("{name} ({units}) with samurai", name=pr["name"], units=pr["units"])
+    if pr.get("units"):
+        return f"{pr['name']} ({pr['units']})"
+    if pr.get("samurai"):
+        return L_("{name} with samurai", name=pr["name"])
+    return str(pr["name"])
 
 
 def settings_of(side: Side) -> dict:
@@ -219,17 +232,18 @@ def diff_loaded(a: Side, b: Side, file_a: str | None = None, file_b: str | None 
 def _total(f: dict) -> str:
     if f["total"] is None:
         return "?"
-    return (
-        f"{f['total']} / {f['limit']} {f['unit']}" if f["limit"] is not None else f"{f['total']} {f['unit']}"
-    ).strip()
+    if not f["unit"]:
+        return f"{f['total']} / {f['limit']}" if f["limit"] is not None else str(f["total"])
+    return tr(total_of(f["total"], f["limit"], f["unit"]))
 
 
 def verdict_text(f: dict) -> str:
+    """A list's verdict in the current language: ``legal``, ``ILLEGAL (2 errors)``."""
     if f["verdict"] == "illegal":
-        return f"ILLEGAL ({f['errors']} error{'s' * (f['errors'] != 1)})"
+        return ngettext("ILLEGAL ({n} error)", "ILLEGAL ({n} errors)", f["errors"]).format(n=f["errors"])
     if f["verdict"] == "warnings":
-        return f"legal ({f['warnings']} warning{'s' * (f['warnings'] != 1)})"
-    return "legal"
+        return ngettext("legal ({n} warning)", "legal ({n} warnings)", f["warnings"]).format(n=f["warnings"])
+    return _("legal")
 
 
 def diff_lines(d: dict) -> list[str]:
@@ -240,33 +254,49 @@ def diff_lines(d: dict) -> list[str]:
         f"+++ {b['file']}: {b['system']} {quoted(b['name'])}, {_total(b)}, {verdict_text(b)}",
     ]
     if not d["same_game"]:
-        lines.append(f"the lists are of different games ({a['system']}, {b['system']})")
+        lines.append(_("the lists are of different games ({a}, {b})").format(a=a["system"], b=b["system"]))
     for s in d["settings"]:
         lines.append(f"~ {s['key']}: {_shown(s['before'])} -> {_shown(s['after'])}")
     for e in d["removed"]:
-        lines.append(f"- {e['what']}: {e['name']} ({e['text']})")
+        lines.append(f"- {e['what']}: {e['name']} ({tr(e['text'])})")
     for e in d["added"]:
-        lines.append(f"+ {e['what']}: {e['name']} ({e['text']})")
+        lines.append(f"+ {e['what']}: {e['name']} ({tr(e['text'])})")
     for e in d["changed"]:
-        lines.append(f"~ {e['what']}: {e['name']}: {e['before']} -> {e['after']}")
+        lines.append(f"~ {e['what']}: {e['name']}: {tr(e['before'])} -> {tr(e['after'])}")
     if d["same"]:
-        lines.append("no difference in the lists' entries or settings")
+        lines.append(_("no difference in the lists' entries or settings"))
     if d["summary"]:
-        lines.append(
-            "summary: "
-            + ", ".join(f"{k} {_shown(v['before'])} -> {_shown(v['after'])}" for k, v in d["summary"].items())
-        )
-    lines.append(f"total: {_total(a)} -> {_total(b)}")
-    lines.append(f"verdict: {verdict_text(a)} -> {verdict_text(b)}")
+        changes = ", ".join(f"{k} {_shown(v['before'])} -> {_shown(v['after'])}" for k, v in d["summary"].items())
+        lines.append(_("summary: {changes}").format(changes=changes))
+    lines.append(_("total: {a} -> {b}").format(a=_total(a), b=_total(b)))
+    lines.append(_("verdict: {a} -> {b}").format(a=verdict_text(a), b=verdict_text(b)))
     if d["errors_fixed"]:
-        lines.append("errors fixed: " + ", ".join(d["errors_fixed"]))
+        lines.append(_("errors fixed: {codes}").format(codes=", ".join(d["errors_fixed"])))
     if d["errors_new"]:
-        lines.append("new errors: " + ", ".join(d["errors_new"]))
+        lines.append(_("new errors: {codes}").format(codes=", ".join(d["errors_new"])))
     return lines
 
 
+def with_translations(d: dict[str, Any]) -> dict[str, Any]:
+    """The comparison as JSON: English whatever the language, with ``text_translated`` (and
+    ``before_translated``, ``after_translated``) beside an entry's words in another language."""
+    if current_language() == SOURCE_LANGUAGE:
+        return d
+    out = dict(d)
+    for key, fields in (("added", ("text",)), ("removed", ("text",)), ("changed", ("before", "after"))):
+        rows = []
+        for e in d[key]:
+            e = dict(e)
+            for f in fields:
+                if isinstance(e.get(f), Text):
+                    e[f"{f}_translated"] = e[f].translated()
+            rows.append(e)
+        out[key] = rows
+    return out
+
+
 def _shown(v: object) -> str:
-    return "(none)" if v is None or v == "" else str(v)
+    return _("(none)") if v is None or v == "" else str(v)
 
 
 def variant_name(name: str) -> str:

@@ -132,10 +132,10 @@ class Set:
             return game.settings.apply(tree, catalog, self.key, self.value)
         if self.value.strip():  # the name, author or notes of any list
             set_key_ordered(tree, self.key, text_value(self.value), game.document.list_keys)
-            return [f"set {self.key}"], (self.key,)
+            return [L_("set {key}", key=self.key)], (self.key,)
         if self.key in tree:
             delete_key(tree, self.key)
-        return [f"removed {self.key}"], (self.key,)
+        return [L_("removed {key}", key=self.key)], (self.key,)
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ class HouseRule:
                 del hr[self.key]
                 if not hr:
                     delete_key(tree, "house_rules")
-            return [f"{self.key}: the default reading"], ("house_rules",)
+            return [L_("{key}: the default reading", key=self.key)], ("house_rules",)
         parsed = rule_value(h, self.value)
         try:
             catalog.resolve_rules({self.key: parsed})
@@ -180,7 +180,7 @@ class HouseRule:
             hr = CommentedMap()
             set_key_ordered(tree, "house_rules", hr, game.document.list_keys)
         hr[self.key] = parsed
-        return [f"{self.key} = {parsed}"], ("house_rules", self.key)
+        return [L_("{key} = {value}", key=self.key, value=parsed)], ("house_rules", self.key)
 
 
 @dataclass(frozen=True)

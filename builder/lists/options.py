@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import DaimyoError, show_options
+from builder.i18n import SOURCE_LANGUAGE, Text, current_language
 from builder.kit.edit import number
 from builder.lists.check import check_doc
 from builder.lists.compare import compare
 from builder.names import fold
+from builder.rulebooks import humanize
 
 if TYPE_CHECKING:
+    from builder.findings import Finding
     from builder.systems.base import GameSystem
     from builder.systems.parts import Cost
 
@@ -49,7 +52,9 @@ class Option:
     warning: str | None = None  # what adding it would warn about (allowed, but said), as check words it
 
     def to_json(self) -> dict:
-        return {
+        """The option as JSON: English whatever the language, with ``reason_translated`` and
+        ``warning_translated`` beside the English in another language."""
+        out = {
             k: getattr(self, k)
             for k in (
                 "name",
@@ -67,6 +72,18 @@ class Option:
                 "warning",
             )
         }
+        if current_language() != SOURCE_LANGUAGE:
+            for k in ("reason", "warning"):
+                v = getattr(self, k)
+                if isinstance(v, Text):
+                    out[f"{k}_translated"] = humanize(v.translated(), bare=False)
+        return out
+
+
+def _said(f: Finding) -> str:
+    """A finding's message as an option's reason: its English, with its template and parameters
+    kept (``builder.i18n.Text``) so that it is shown in the reader's language."""
+    return f.text if f.text is not None else f.message
 
 
 def _origin(catalog: Any, section: str, entry: Any) -> str:
@@ -156,9 +173,9 @@ def options(
                 unit,
                 first is None,
                 first.code if first else None,
-                first.message if first else None,
+                _said(first) if first else None,
                 _origin(catalog, section, entry),
-                warns[0].message if warns and first is None else None,
+                _said(warns[0]) if warns and first is None else None,
             )
         )
     return out

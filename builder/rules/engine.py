@@ -1034,7 +1034,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                 rows.append(
                     {
                         "code": f"{ctx.prefix}.{r.code}",
-                        "label": r.label,
+                        "label": catalog_text(r.label),
                         "kind": kind,
                         "count": r.count,
                         "group": None,
@@ -1062,7 +1062,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                 rows.append(
                     {
                         "code": f"{ctx.prefix}.{r.code}",
-                        "label": r.label,
+                        "label": catalog_text(r.label),
                         "kind": kind,
                         "count": r.count,
                         "group": None if key is None else (key.name if isinstance(key, Item) else str(key)),

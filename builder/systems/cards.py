@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
-from builder.i18n import L_
+from builder.i18n import L_, Ln_
 from builder.names import did_you_mean
-from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, plural, same_as
+from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
 from builder.systems.editing import EditingPart
 from builder.systems.parts import Cost, Entry, ListData, Summary, Where, part
 from builder.systems.questions import QuestionsPart
@@ -70,13 +70,21 @@ class CardQuestions(QuestionsPart):
     ) -> tuple[str, str, str | None]:
         pick = self.game.editing.resolve(catalog, name, list_data)
         return (
-            f"{count or 1} {pick.name}",
+            L_("{n} {name}", n=count or 1, name=pick.name),
             self._state_after(comparison.after.summary, data, pick, catalog, list_data),
             None,
         )
 
     def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Any, list_data: ListData) -> str:
-        return f"the deck would have {plural(summary.get('cards'), 'card')}"
+
+        return deck_would_have(summary.get("cards"))
+
+
+def deck_would_have(n: Any) -> str:
+    """``the deck would have 47 cards`` (``?`` for a count not known)."""
+    if not isinstance(n, int):
+        return L_("the deck would have {n} cards", n=n)
+    return Ln_("the deck would have {n} card", "the deck would have {n} cards", n)
 
 
 class CardEditing(EditingPart):
@@ -176,7 +184,10 @@ class CardEditing(EditingPart):
         else:
             insert_key_after(mapping, self._anchor(mapping, pick, catalog), pick.name, count)
         total = copies(mapping, keys_naming(mapping, same))
-        notes.append(f"added {count} {pick.name} ({total} in the {self.game.deck_word})")
+        if self.game.deck_word == "action deck":
+            notes.append(L_("added {n} {name} ({total} in the action deck)", n=count, name=pick.name, total=total))
+        else:
+            notes.append(L_("added {n} {name} ({total} in the deck)", n=count, name=pick.name, total=total))
         return notes
 
     def _remove_from_list(
@@ -242,7 +253,10 @@ class CardEditing(EditingPart):
                 remove_copies(holder, k, take)
                 left -= take
             rest = have - want
-            notes.append(f"removed {want} {pick.name}" + (f" ({rest} left)" if rest else " (none left; line removed)"))
+            if rest:
+                notes.append(L_("removed {n} {name} ({rest} left)", n=want, name=pick.name, rest=rest))
+            else:
+                notes.append(L_("removed {n} {name} (none left; line removed)", n=want, name=pick.name))
             return notes
         listed = []
         for field in [f for _, f in self.game.sections]:

@@ -53,10 +53,10 @@ class SettingsPart:
         if v is None:
             if key in data:
                 delete_key(data, key)
-            notes = [f"removed {key}"]
+            notes: list[str] = [L_("removed {key}", key=key)]
         else:
             set_key_ordered(data, key, v, self.game.document.list_keys)
-            notes = [f"set {key} = {self.shown(v)}"]
+            notes = [L_("set {key} = {value}", key=key, value=self.shown(v))]
         if note:
             notes.append(note)
         return notes + self.after(data, catalog, key, v), (key,)

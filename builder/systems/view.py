@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from builder.i18n import L_, Text
+from builder.i18n import L_, N_, Ln_, Text
 from builder.kit.numbers import number_text
 from builder.systems.parts import ListData, Summary, Tally
 
@@ -17,6 +17,57 @@ if TYPE_CHECKING:
 
 # the games import the kit's number formatter from here by this name
 fmt = number_text
+
+# the words a total or a cost is counted in (a tally's ``unit``), translated where shown
+UNIT_WORDS = (
+    N_("AP"),
+    N_("cards"),
+    N_("hero points"),
+    N_("players"),
+    N_("points"),
+    N_("copies"),
+    N_("units"),
+    N_("provinces"),
+)
+
+
+def unit_word(unit: str) -> str:
+    """A tally's unit as a message ("AP" is "AP" in English, "PA" in Spanish), or as it is when
+    it is not one of the games' words."""
+    return Text(unit) if unit in UNIT_WORDS else unit
+
+
+def _plural_n(n: float) -> int:
+    """The count a plural form is chosen by (a fraction takes the form of many)."""
+    return int(n) if float(n).is_integer() else 2
+
+
+def counted_text(n: float, words: tuple[str, str]) -> str:
+    """``n`` with the word of what it counts (``words``: one and many): ``1 copy``, ``5 models``."""
+    shown, k = fmt(n), _plural_n(n)
+    if words == ("copy", "copies"):
+        return Ln_("{n} copy", "{n} copies", k, n=shown)
+    if words == ("model", "models"):
+        return Ln_("{n} model", "{n} models", k, n=shown)
+    if words == ("unit", "units"):
+        return Ln_("{n} unit", "{n} units", k, n=shown)
+    if words == ("card", "cards"):
+        return Ln_("{n} card", "{n} cards", k, n=shown)
+    if words == ("player", "players"):
+        return Ln_("{n} player", "{n} players", k, n=shown)
+    return f"{shown} {words[0] if n == 1 else words[1]}"
+
+
+def amount_text(n: object, unit: str) -> str:
+    """A number and its unit: ``25 AP``, ``30 hero points``."""
+    return L_("{n} {unit}", n=n, unit=unit_word(unit)) if unit else str(n)
+
+
+def total_of(total: object, limit: object, unit: str) -> str:
+    """A total against its limit: ``120 / 200 AP``; ``46 cards`` with no limit."""
+    if limit is not None:
+        return L_("{total} / {limit} {unit}", total=total, limit=limit, unit=unit_word(unit))
+    return L_("{n} {unit}", n=total, unit=unit_word(unit))
 
 
 class ViewPart:
@@ -34,8 +85,7 @@ class ViewPart:
 
     def counted(self, n: float) -> str:
         """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
-        word = self.count_words[0] if n == 1 else self.count_words[1]
-        return L_("{n} {word}", n=fmt(n), word=Text(word))  # the word is one of the games' words
+        return counted_text(n, self.count_words)
 
     def composition(self, summary: Summary) -> list[tuple[str, object]]:
         """The builder's breakdown of a list (label, value) from its check summary; [] when the
@@ -54,14 +104,16 @@ class ViewPart:
         if not isinstance(total, (int, float, Fraction)) or not isinstance(limit, (int, float, Fraction)):
             return ""
         left = limit - total
-        return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
+        if left >= 0:
+            return L_("{n} {unit} left", n=fmt(abs(left)), unit=unit_word(tally["unit"]))
+        return L_("{n} {unit} over", n=fmt(abs(left)), unit=unit_word(tally["unit"]))
 
     def total_text(self, summary: Summary) -> str:
         """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""
         t = self.tally(summary or {})
         total = "?" if t["total"] is None else fmt(t["total"])
-        text = f"{total} / {fmt(t['limit'])} {t['unit']}" if t["limit"] is not None else f"{total} {t['unit']}"
-        return text + (f", {t['more']}" if t["more"] else "")
+        text = total_of(total, fmt(t["limit"]) if t["limit"] is not None else None, t["unit"])
+        return L_("{total}, {more}", total=text, more=t["more"]) if t["more"] else text
 
     def builder_settings(self, data: ListData, catalog: Any) -> list[dict[str, Any]]:
         """The list-level values the builder offers to change (name, notes aside): ``key``,
@@ -75,7 +127,7 @@ class BrowsePart:
 
     sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
     type_field: str = "type"  # the catalog field the builder's filter by type reads
-    type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
+    type_label: str = L_("Type")  # the name of the catalog filter by ``entry_type``
     priced: bool = True  # whether catalog entries have a cost to show and filter by
 
     def __init__(self, game: Any):
@@ -86,9 +138,9 @@ class BrowsePart:
         "" without a cost."""
         if cost is None:
             return ""
-        unit = self.game.view.cost_unit
-        # a Text, translated where it is shown (the unit is one of the games' words: ``AP``)
-        return L_("{cost} {unit}", cost=fmt(cost), unit=Text(unit)) if unit else L_("cost {cost}", cost=fmt(cost))
+        if self.game.view.cost_unit:
+            return amount_text(fmt(cost), self.game.view.cost_unit)
+        return L_("cost {n}", n=fmt(cost))
 
     def entry_facts(self, entry: Any) -> str:
         """The few printed facts a player picks an entry by, shown beside its name in the

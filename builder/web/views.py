@@ -373,7 +373,7 @@ def options(
         if extra.get("unit_cost") is not None:
             extra["unit_cost"] = num(extra["unit_cost"])
         cost = num(o.cost) if o.cost is not None else _cost(entry)
-        each = gs.browse.cost_text(entry, cost)
+        each = translate_text(gs.browse.cost_text(entry, cost))
         rows.append(
             {
                 "section": o.section,

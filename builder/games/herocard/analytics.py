@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.games.herocard.rules import ATTR_NAME, attack_value, block_value, hand_size
+from builder.i18n import L_, _
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.systems.analytics import AnalyticsPart
 
@@ -25,14 +26,14 @@ def _herocard(lst: HeroList, catalog: Catalog) -> DeckView:
 
     kinds = {k.key: k for k in catalog.model.card_kinds}
     fields = {
-        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
-        "kind": FieldSpec("kind", "Card kind", aliases=("kinds", "card_kind")),
-        "group": FieldSpec("group", "Attack or block", aliases=("groups",)),
-        "type": FieldSpec("type", "Action type", aliases=("types", "action_type")),
-        "attribute": FieldSpec("attribute", "Attribute", aliases=("attributes", "attr")),
-        "cost": FieldSpec("cost", "Cost", kind="number", aliases=("costs",)),
-        "value": FieldSpec("value", "Value", kind="number", counted=False),
-        "hero": FieldSpec("hero", "Hero", counted=False),
+        "name": FieldSpec("name", L_("Card"), counted=False, aliases=("card",)),
+        "kind": FieldSpec("kind", L_("Card kind"), aliases=("kinds", "card_kind")),
+        "group": FieldSpec("group", L_("Attack or block"), aliases=("groups",)),
+        "type": FieldSpec("type", L_("Action type"), aliases=("types", "action_type")),
+        "attribute": FieldSpec("attribute", L_("Attribute"), aliases=("attributes", "attr")),
+        "cost": FieldSpec("cost", L_("Cost"), kind="number", aliases=("costs",)),
+        "value": FieldSpec("value", L_("Value"), kind="number", counted=False),
+        "hero": FieldSpec("hero", L_("Hero"), counted=False),
     }
     rows, unknown = [], []
     for s in lst.deck:
@@ -81,10 +82,13 @@ def herocard_hand_lines(h: Mapping[str, Any]) -> list[str]:
     lines = []
     for what in ("attack", "block"):
         b = h[f"best_{what}"]
-        lines.append(
-            f"  best {what}: {b['value']}"
-            + (f" ({' + '.join(b['cards'])})" if b["cards"] else f" (no Base {what.title()})")
-        )
+        if what == "attack":
+            best = _("best attack: {value}").format(value=b["value"])
+            none = _("(no Base Attack)")
+        else:
+            best = _("best block: {value}").format(value=b["value"])
+            none = _("(no Base Block)")
+        lines.append(f"  {best} " + (f"({' + '.join(b['cards'])})" if b["cards"] else none))
     return lines
 
 

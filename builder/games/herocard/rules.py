@@ -868,12 +868,12 @@ def limits(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     rows = []
     s = summary(lst, catalog, rules)
     if s.get("hero_points") is not None and s.get("max_hero_points") is not None:
-        rows.append(limit("hero points", "max", s["hero_points"], s["max_hero_points"], "points", SRC_POINTS))
+        rows.append(limit(L_("hero points"), "max", s["hero_points"], s["max_hero_points"], "points", SRC_POINTS))
     dr = catalog.model.deck_rules
     minimum = int(rules.get("min_action_cards", dr.min_action_cards))
     rows.append(
         limit(
-            "action cards",
+            L_("action cards"),
             "min",
             lst.action_total(),
             minimum,
@@ -886,7 +886,7 @@ def limits(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[dict]:
             if slot.card is not None:
                 rows.append(
                     limit(
-                        "copies of one card",
+                        L_("copies of one card"),
                         "max",
                         slot.count,
                         int(dr.max_copies),

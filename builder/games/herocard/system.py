@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UsageError, option
 from builder.games.herocard.packs import HeroCardPacks
-from builder.i18n import L_
+from builder.i18n import L_, Ln_
 from builder.kit.numbers import number
 from builder.names import normalize
-from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
+from builder.systems.base import Pick, fmt, same_as, text_value, whole
 from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
 from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
@@ -74,18 +74,28 @@ class HeroCardQuestions(CardQuestions):
         pick = self.game.editing.resolve(catalog, name, list_data)
         state = self._state_after(comparison.after.summary, data, pick, catalog, list_data)
         if pick.field == "attributes":
-            return pick.name, state, f"  note: {comparison.notes[-1]}"
-        return f"{count or 1} {pick.name}", state, None
+            return pick.name, state, L_("  note: {note}", note=comparison.notes[-1])
+        return L_("{n} {name}", n=count or 1, name=pick.name), state, None
 
     def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
         from builder.kit.edit import keys_naming  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         if pick.field == "attributes":
             hp = summary.get("hero_points")
-            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
+            return L_(
+                "hero points would be {n}/{most}",
+                n=fmt(hp if hp is not None else "?"),
+                most=fmt(summary.get("max_hero_points")),
+            )
         n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
         most = catalog.model.deck_rules.max_copies
-        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
+        cards = summary.get("action_cards")
+        deck = (
+            Ln_("the action deck would have {n} card", "the action deck would have {n} cards", cards)
+            if isinstance(cards, int)
+            else L_("the action deck would have {n} cards", n=cards)
+        )
+        return L_("{n} of at most {most} copies; {deck}", n=n, most=most, deck=deck)
 
 
 class HeroCardNewList(NewListPart):
@@ -125,22 +135,33 @@ class HeroCardNewList(NewListPart):
         data["max_hero_points"] = options["max_hero_points"]
         attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
         data["attributes"] = attrs
-        notes = []
+        notes: list[str] = []
         if attrs:
-            notes.append(f"attributes: the {entry.name}'s " + ", ".join(attrs))
+            notes.append(L_("attributes: the {hero}'s {cards}", hero=entry.name, cards=", ".join(attrs)))
             if others:
                 notes.append(
-                    "  also in the catalog: "
-                    + ", ".join(others)
-                    + "; 'daimyo add' one to swap it in for the card of its kind"
+                    L_(
+                        "  also in the catalog: {cards}; 'daimyo add' one to swap it in for the card of its kind",
+                        cards=", ".join(others),
+                    )
                 )
         elif entry is None:
             hint = catalog.did_you_mean("heroes", hero)
-            notes.append(
-                f"'{hero}' is your own hero"
-                + (f" ({hint})" if hint else "")
-                + ": add its Body, Mind and X attribute cards with 'daimyo add'"
-            )
+            if hint:
+                notes.append(
+                    L_(
+                        "'{hero}' is your own hero ({hint}): add its Body, Mind and X attribute cards with 'daimyo add'",
+                        hero=hero,
+                        hint=hint,
+                    )
+                )
+            else:
+                notes.append(
+                    L_(
+                        "'{hero}' is your own hero: add its Body, Mind and X attribute cards with 'daimyo add'",
+                        hero=hero,
+                    )
+                )
         data["deck"] = {}
         return notes
 
@@ -231,14 +252,28 @@ class HeroCardEditing(CardEditing):
                     old = attrs[i]
                     attrs[i] = pick.name
                     return [
-                        f"{pick.name} is an attribute card ({label}): it replaces {old} as the hero's {label} "
-                        "card (a hero has one Body, one Mind and one X card)"
+                        L_(
+                            "{name} is an attribute card ({label}): it replaces {old} as the hero's {label} "
+                            "card (a hero has one Body, one Mind and one X card)",
+                            name=pick.name,
+                            label=label,
+                            old=old,
+                        )
                     ]
         if not attrs and hasattr(attrs, "fa"):
             attrs.fa.set_flow_style()
         attrs.append(pick.name)
-        what = f" ({label})" if label else ""
-        return [f"{pick.name} is an attribute card{what}: added to the hero's attribute cards, not the action deck"]
+        if label:
+            return [
+                L_(
+                    "{name} is an attribute card ({label}): added to the hero's attribute cards, not the action deck",
+                    name=pick.name,
+                    label=label,
+                )
+            ]
+        return [
+            L_("{name} is an attribute card: added to the hero's attribute cards, not the action deck", name=pick.name)
+        ]
 
     def _remove_from_list(
         self, holder: list[Any], pick: Pick, same: Callable[[object], bool], count: int | None
@@ -251,7 +286,7 @@ class HeroCardEditing(CardEditing):
                         L_("leave out {option}", option=option("count")),
                     )
                 del holder[i]
-                return [f"removed {a} from the hero's attribute cards"]
+                return [L_("removed {name} from the hero's attribute cards", name=a)]
         return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.i18n import L_
+from builder.i18n import L_, Ln_
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart, fmt
 
@@ -23,7 +23,9 @@ class HeroCardView(ViewPart):
     fixed_keys = ("attributes",)  # the hero's attribute cards come with the hero
 
     def tally(self, summary: Summary) -> Tally:
-        more = f"{fmt(summary.get('action_cards', 0))} action cards"
+        n = summary.get("action_cards", 0)
+        # "1 action cards" in English as before; another language chooses its form by the count
+        more = Ln_("{n} action cards", "{n} action cards", n if isinstance(n, int) else 2, n=fmt(n))
         return {
             "total": summary.get("hero_points"),
             "limit": summary.get("max_hero_points"),
@@ -39,7 +41,7 @@ class HeroCardView(ViewPart):
             short = f.code == "herocard.deck-min" and isinstance(f.value, int) and isinstance(f.bound, int)
             if short and f.value < f.bound:
                 n = f.bound - f.value
-                return f"{n} action card{'s' * (n != 1)} to add"
+                return Ln_("{n} action card to add", "{n} action cards to add", n)
         return super().left_text(tally, findings)
 
     def builder_settings(self, data: ListData, catalog: Catalog) -> list[Row]:
@@ -63,7 +65,7 @@ class HeroCardBrowse(CardBrowse):
     """The catalog beside a HeroCard list in the builder."""
 
     type_field = "kind"
-    type_label = "Kind"
+    type_label = L_("Kind")
 
     def cost_text(self, entry: Any, cost: Any) -> str:
         """An attribute card's hero points; an action card's printed cost."""

@@ -92,7 +92,7 @@ class Models:
                 m["models"] = n
             else:
                 m.insert(1, "models", n)
-        return [f"{m.get('troop')}: {n} model{'s' * (n != 1)}"], ("troops", i)
+        return [Ln_("{troop}: {n} model", "{troop}: {n} models", n, troop=m.get("troop"))], ("troops", i)
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class Duplicate:
         if isinstance(twin, dict) and hasattr(twin, "ca"):
             twin.ca.items.clear()
         troops.insert(i + 1, twin)
-        return [f"added another {_name(twin)}"], ("troops", i + 1)
+        return [L_("added another {name}", name=_name(twin))], ("troops", i + 1)
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,9 @@ class Standard:
             m["standard"] = True
         elif "standard" in m:
             del m["standard"]
-        return [f"{m.get('troop')}: {'carries' if self.on else 'no'} Hata-Jurushi"], ("troops", i)
+        if self.on:
+            return [L_("{troop}: carries Hata-Jurushi", troop=m.get("troop"))], ("troops", i)
+        return [L_("{troop}: no Hata-Jurushi", troop=m.get("troop"))], ("troops", i)
 
 
 @dataclass(frozen=True)
@@ -140,10 +142,10 @@ class Leader:
         if not self.name:
             if "led_by" in m:
                 del m["led_by"]
-            return [f"{m.get('troop')}: no unit leader"], ("troops", i)
+            return [L_("{troop}: no unit leader", troop=m.get("troop"))], ("troops", i)
         leader = game.troop(catalog, self.name)
         m["led_by"] = leader.name
-        return [f"{m.get('troop')}: led by {leader.name}"], ("troops", i)
+        return [L_("{troop}: led by {leader}", troop=m.get("troop"), leader=leader.name)], ("troops", i)
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ class RemoveUnit:
             isinstance(_name(t), str) and normalize(_name(t)) == normalize(str(general)) for t in troops
         ):
             del tree["general"]
-        return [f"removed {_name(gone)}"], None
+        return [L_("removed {name}", name=_name(gone))], None
 
 
 OPERATIONS = (Models, Duplicate, Standard, Leader, RemoveUnit)

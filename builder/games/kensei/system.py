@@ -151,8 +151,8 @@ class KenseiQuestions(QuestionsPart):
         entry = data["troops"][comparison.target[1]]
         n = entry.get("models", 1)
         after = comparison.after.summary
-        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
-        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
+        what = L_("{n} {name} ({points} AP)", n=n, name=entry["troop"], points=fmt(comparison.adds.get("troops", 0)))
+        return what, L_("points would be {n}/{most} AP", n=fmt(after.get("points")), most=fmt(after.get("limit"))), None
 
 
 class KenseiNewList(NewListPart):
@@ -264,9 +264,9 @@ class KenseiSettings(SettingsPart):
         if v is None:
             if key in data:
                 delete_key(data, key)
-            return [f"removed {key}"], (key,)
+            return [L_("removed {key}", key=key)], (key,)
         set_key(data, key, v)
-        return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
+        return [L_("set {key} = {value}", key=key, value=str(v).lower() if isinstance(v, bool) else v)], (key,)
 
 
 class KenseiEditing(EditingPart):
@@ -310,13 +310,13 @@ class KenseiEditing(EditingPart):
         if led_by is not None:
             self.game.troop(catalog, led_by)
         i = add_troop(data, t.name, n, led_by, standard)
-        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+        return [L_("added {n} {name}", n=n, name=t.name) if n > 1 else L_("added {name}", name=t.name)], ("troops", i)
 
     def remove(self, data: ListData, catalog: Catalog, name: str, count: int | None = 1, **options: Any) -> list[str]:
         from builder.kit.edit import remove_troop  # noqa: PLC0415 - the edit toolkit (ruamel.yaml) only when a list is edited; `daimyo check` loads none
 
         removed = remove_troop(data, name, catalog)
-        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
+        return [L_("removed {name}", name=removed.get("troop") if isinstance(removed, dict) else removed)]
 
 
 class Kensei(GameSystem["KenseiList", "Catalog"]):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.games.satsuma import rules as core
 from builder.games.satsuma.rules import SUIT_NAMES
-from builder.i18n import L_, Text
+from builder.i18n import L_, Text, _
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
@@ -27,13 +27,13 @@ def satsuma_view(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> DeckV
 def _satsuma(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> DeckView:
 
     fields = {
-        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
+        "name": FieldSpec("name", L_("Card"), counted=False, aliases=("card",)),
         "suit": FieldSpec(
-            "suit", "Suit", kind="ordinal", order=tuple(core.SUIT_NAMES.values()), aliases=("suits",), ordered=False
+            "suit", L_("Suit"), kind="ordinal", order=tuple(core.SUIT_NAMES.values()), aliases=("suits",), ordered=False
         ),
-        "strength": FieldSpec("strength", "Strength", kind="number", aliases=("strengths",)),
-        "options": FieldSpec("options", "Suits to choose from", kind="number"),
-        "usable": FieldSpec("usable", "Usable by", aliases=("role", "roles")),
+        "strength": FieldSpec("strength", L_("Strength"), kind="number", aliases=("strengths",)),
+        "options": FieldSpec("options", L_("Suits to choose from"), kind="number"),
+        "usable": FieldSpec("usable", L_("Usable by"), aliases=("role", "roles")),
     }
     rows, unknown = [], []
     for e in lst.entries:
@@ -78,9 +78,23 @@ def satsuma_hand_lines(h: Mapping[str, Any]) -> list[str]:
     lines = []
     for role in ("attacker", "defender"):
         r = h[role]
-        used = ", ".join(f"{u['suit']} {u['strength']} {u['card']}" for u in r["used"]) or "nothing usable"
-        lines.append(f"  as {role}: {r['strength']} ({used})")
+        used = ", ".join(f"{u['suit']} {u['strength']} {u['card']}" for u in r["used"]) or _("nothing usable")
+        if role == "attacker":
+            lines.append("  " + _("as attacker: {strength} ({used})").format(strength=r["strength"], used=used))
+        else:
+            lines.append("  " + _("as defender: {strength} ({used})").format(strength=r["strength"], used=used))
     return lines
+
+
+def _roles(roles: list[str]) -> str:
+    """Who may count a suit: ``attacker and defender``."""
+    words = {"attacker": _("attacker"), "defender": _("defender")}
+    shown = [words.get(r, r) for r in roles]
+    if len(shown) == 1:
+        return shown[0]
+    if len(shown) == 2:
+        return _("{a} and {b}").format(a=shown[0], b=shown[1])
+    return " and ".join(shown)
 
 
 def satsuma_facts(ld: Loaded) -> dict:
@@ -113,16 +127,16 @@ def satsuma_facts(ld: Loaded) -> dict:
 
 
 def satsuma_lines(st: Mapping[str, Any]) -> list[str]:
-    lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
+    lines = [_("Suits (cards offering the suit, strongest, mean strength; who may count it):")]
     for s in st["suits"]:
-        lines.append(
-            f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
-            f"{' and '.join(s['roles'])}"
+        facts = _("{cards} cards  max {max}  mean {mean}").format(
+            cards=f"{s['cards']:>3}", max=f"{s['max']:>2}", mean=f"{s['mean']:4.1f}"
         )
+        lines.append(f"  {s['suit']:<9} {facts}  {_roles(s['roles'])}")
     return lines
 
 
-def _roles(roles: list[str]) -> str:
+def _roles_text(roles: list[str]) -> str:
     """``attacker and defender`` (a Text, the roles translated where it is printed)."""
     if not roles:
         return ""
@@ -152,7 +166,7 @@ class SatsumaAnalytics(AnalyticsPart):
         head = [L_("suit"), L_("cards"), L_("strongest"), L_("mean"), L_("who may count it")]
         rows: list[object] = [head]
         rows += [
-            [Text(x["suit"]), x["cards"], x["max"], f"{x['mean']:.1f}", _roles(x["roles"])] for x in stats["suits"]
+            [Text(x["suit"]), x["cards"], x["max"], f"{x['mean']:.1f}", _roles_text(x["roles"])] for x in stats["suits"]
         ]
         return [(L_("Suits"), "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 

@@ -991,7 +991,7 @@ def summary(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> dict:
 def limits(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck holds at least one hand."""
     hand, source = hand_size(catalog)
-    return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", source)]
+    return [limit(L_("cards in the deck, at least one hand"), "min", lst.total(), hand, "cards", source)]
 
 
 def hand_size(catalog: Catalog) -> tuple[int, str]:

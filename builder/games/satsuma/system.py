@@ -43,7 +43,11 @@ def to_variant(data: ListData, catalog: Catalog) -> str:
     for c in side_cards(catalog, side):
         cards[c.name] = cards.get(c.name, 0) + 1
     replace_key(data, "deck", "cards", cards)
-    return f"wrote the published {side} deck ({sum(cards.values())} cards) out under 'cards:' (a variant deck now)"
+    return L_(
+        "wrote the published {side} deck ({n} cards) out under 'cards:' (a variant deck now)",
+        side=side,
+        n=sum(cards.values()),
+    )
 
 
 class SatsumaQuestions(CardQuestions):
@@ -56,7 +60,7 @@ class SatsumaQuestions(CardQuestions):
     def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
         text = super()._state_after(summary, data, pick, catalog, list_data)
         if "deck" in list_data:
-            text += " as a variant deck ('daimyo add --variant' writes it out)"
+            return L_("{state} as a variant deck ('daimyo add --variant' writes it out)", state=text)
         return text
 
 

@@ -43,7 +43,7 @@ class SatsumaBrowse(CardBrowse):
     """The catalog beside a Satsuma list in the builder."""
 
     type_field = "suit"
-    type_label = "Suit"
+    type_label = L_("Suit")
     priced = False  # a Satsuma card has a printed value, not a cost
 
     def entry_facts(self, entry: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.i18n import L_
+from builder.i18n import L_, _, ngettext
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
@@ -31,12 +31,18 @@ def senji_facts(ld: Loaded) -> dict:
 
 
 def senji_lines(st: Mapping[str, Any]) -> list[str]:
-    lines = ["Players:"]
+    lines = [_("Players:")]
     for p in st["players"]:
-        lines.append(
-            f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
-            f"{p['samurai']} samurai, {p['fortresses']} fortresses"
+        # the counts are "1 provinces" in English as before; another language chooses its forms
+        facts = ", ".join(
+            (
+                ngettext("{n} provinces", "{n} provinces", p["provinces"]).format(n=p["provinces"]),
+                ngettext("{n} units", "{n} units", p["units"]).format(n=p["units"]),
+                ngettext("{n} samurai", "{n} samurai", p["samurai"]).format(n=p["samurai"]),
+                ngettext("{n} fortresses", "{n} fortresses", p["fortresses"]).format(n=p["fortresses"]),
+            )
         )
+        lines.append(f"  {p['name']} ({p['family']}): {facts}")
     return lines
 
 

@@ -1027,7 +1027,7 @@ def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
         units = sum(pp.units for pp in p.provinces)
         rows.append(
             limit(
-                "units of a player",
+                L_("units of a player"),
                 "max",
                 units,
                 c["units_per_player"],
@@ -1038,7 +1038,7 @@ def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
         )
         rows.append(
             limit(
-                "provinces of a player",
+                L_("provinces of a player"),
                 "max",
                 len(p.provinces),
                 c["provinces_per_player"],
@@ -1052,7 +1052,7 @@ def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
                 name = pp.entry.name if pp.entry is not None else pp.province
                 rows.append(
                     limit(
-                        "units in a province",
+                        L_("units in a province"),
                         "max",
                         pp.units,
                         c["units_per_province"],

@@ -10,7 +10,7 @@ from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
 from builder.games.senji.rules import constants, printed_name, setup_for
-from builder.i18n import L_
+from builder.i18n import L_, Ln_, Text
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.editing import EditingPart
@@ -138,18 +138,20 @@ class SenjiPlayers:
         if len(where) == 2:
             if field == "remove":  # this player, whatever the others are called
                 del players[i]
-                return [f"removed player {i + 1}, {self.game._who(p)}"]
+                return [L_("removed player {n}, {who}", n=i + 1, who=self.game._who(p))]
             if field == "name":
                 if not value:
                     raise UsageError(L_("a player needs a name"))
                 p["name"] = value[:100]
-                return [f"player {i + 1} is called {p['name']}"]
+                return [L_("player {n} is called {name}", n=i + 1, name=p["name"])]
             if field in ("family", "samurai"):
                 section = "families" if field == "family" else "samurai"
                 if not value:
                     if field in p:
                         del p[field]
-                    return [f"{self.game._who(p)}: no {field}"]
+                    if field == "family":
+                        return [L_("{who}: no family", who=self.game._who(p))]
+                    return [L_("{who}: no samurai", who=self.game._who(p))]
                 entry = catalog.find(section, value)
                 if entry is None:
                     raise UnknownEntry(
@@ -157,7 +159,9 @@ class SenjiPlayers:
                         catalog.did_you_mean(section, value) or None,
                     )
                 p[field] = entry.name
-                return [f"{self.game._who(p)}: {field} {entry.name}"]
+                if field == "family":
+                    return [L_("{who}: family {name}", who=self.game._who(p), name=entry.name)]
+                return [L_("{who}: samurai {name}", who=self.game._who(p), name=entry.name)]
             raise UsageError(L_("a player has no setting '{field}'", field=field), L_("name, family or samurai"))
         try:
             pr = (p.get("provinces") or [])[int(where[3])]
@@ -166,8 +170,11 @@ class SenjiPlayers:
         if field == "remove":  # this province of this player, not one of the same name elsewhere
             del p["provinces"][int(where[3])]
             return [
-                f"removed {_written(pr.get('province') if isinstance(pr, dict) else pr)} "
-                f"from {self.game._who(p)}'s provinces"
+                L_(
+                    "removed {name} from {who}'s provinces",
+                    name=_written(pr.get("province") if isinstance(pr, dict) else pr),
+                    who=self.game._who(p),
+                )
             ]
         if not isinstance(pr, dict):
             j = int(where[3])
@@ -184,14 +191,16 @@ class SenjiPlayers:
                 pr["units"] = n
             elif "units" in pr:
                 del pr["units"]
-            return [f"{name}: {n} unit{'s' * (n != 1)}"]
+            return [Ln_("{name}: {n} unit", "{name}: {n} units", n, name=name)]
         if field == "samurai":
             on = value.lower() in ("1", "true", "on", "yes")
             if on:
                 pr["samurai"] = True
             elif "samurai" in pr:
                 del pr["samurai"]
-            return [f"{name}: {'the' if on else 'no'} samurai figure"]
+            if on:
+                return [L_("{name}: the samurai figure", name=name)]
+            return [L_("{name}: no samurai figure", name=name)]
         raise UsageError(L_("a province has no setting '{field}'", field=field), L_("units or samurai"))
 
 
@@ -223,13 +232,23 @@ class SenjiQuestions(QuestionsPart):
         self, comparison: Any, data: ListData, catalog: Catalog, name: str, count: int | None, list_data: ListData
     ) -> tuple[str, str, str | None]:
         target: tuple = getattr(comparison, "target", None) or ()
-        what = comparison.notes[-1].removeprefix("added ")
+        note = comparison.notes[-1]
+        what: str = note.removeprefix("added ")
+        if isinstance(note, Text) and note.template == "added {what}":  # its words, in any language
+            what = note.params["what"]
         if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
             p = (data.get("players") or [])[target[1]]
             _section, entry = self.game.resolve(catalog, name)
             was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
-            what = f"{entry.name} as {self.game._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
-        return what, f"the setup would have {len(data.get('players') or [])} players", None
+            if was:
+                what = L_(
+                    "{name} as {who}'s samurai card (instead of {was})", name=entry.name, who=self.game._who(p), was=was
+                )
+            else:
+                what = L_("{name} as {who}'s samurai card", name=entry.name, who=self.game._who(p))
+        n = len(data.get("players") or [])
+        # "1 players" in English as before; another language chooses its form by the count
+        return what, Ln_("the setup would have {n} players", "the setup would have {n} players", n), None
 
 
 class SenjiNewList(NewListPart):
@@ -299,9 +318,14 @@ class SenjiEditing(EditingPart):
             label = player or f"Player {len(players) + 1}"
             item = {"name": label, "family": entry.name, "provinces": []}
             players.append(_map(data, item))
-            note = f"added player {label} with the {entry.name} family"
             if normalize(entry.name) in taken:
-                note += " (another player has that family already)"
+                note = L_(
+                    "added player {name} with the {family} family (another player has that family already)",
+                    name=label,
+                    family=entry.name,
+                )
+            else:
+                note = L_("added player {name} with the {family} family", name=label, family=entry.name)
             return [note], ("players", len(players) - 1)
         if section == "samurai":
             if count is not None:
@@ -319,7 +343,15 @@ class SenjiEditing(EditingPart):
             i, p = self.game._player(players, player, lambda p: p.get("samurai") is not None)
             old = p.get("samurai")
             p["samurai"] = entry.name
-            note = f"{self.game._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
+            if old:
+                note = L_(
+                    "{who} takes {name} as samurai card (instead of {old})",
+                    who=self.game._who(p),
+                    name=entry.name,
+                    old=old,
+                )
+            else:
+                note = L_("{who} takes {name} as samurai card", who=self.game._who(p), name=entry.name)
             return [note], ("players", i, "samurai")
         if count is not None and count < 1:
             raise UsageError(
@@ -334,8 +366,10 @@ class SenjiEditing(EditingPart):
         if count is not None:
             item["units"] = count
         provinces.append(_map(data, item, flow=True))
-        units = f" with {count} unit{'s' * (count != 1)}" if count is not None else ""
-        return [f"added {entry.name} to {self.game._who(p)}'s provinces{units}"], (
+        where = L_("{name} to {who}'s provinces", name=entry.name, who=self.game._who(p))
+        if count is not None:
+            where = Ln_("{where} with {n} unit", "{where} with {n} units", count, where=where)
+        return [L_("added {what}", what=where)], (
             "players",
             i,
             "provinces",
@@ -365,15 +399,15 @@ class SenjiEditing(EditingPart):
                 written = pr.get("province") if isinstance(pr, dict) else pr
                 if same(written, "provinces"):
                     del p["provinces"][j]
-                    return [f"removed {_written(written)} from {self.game._who(p)}'s provinces"]
+                    return [L_("removed {name} from {who}'s provinces", name=_written(written), who=self.game._who(p))]
         for p in players:
             if same(p.get("samurai"), "samurai"):
                 old = p.pop("samurai")
-                return [f"removed {old}, {self.game._who(p)}'s samurai card"]
+                return [L_("removed {name}, {who}'s samurai card", name=old, who=self.game._who(p))]
         for i, p in enumerate(players):
             if normalize(_written(p.get("name"))) == want or same(p.get("family"), "families"):
                 del players[i]
-                return [f"removed player {self.game._who(p)}"]
+                return [L_("removed player {who}", who=self.game._who(p))]
         listed = [
             _written(x)
             for p in players
@@ -443,7 +477,7 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
         return i, players[i]
 
     def _who(self, p: dict[str, Any]) -> str:
-        return _written(p.get("name")) or _written(p.get("family")) or "the player"
+        return _written(p.get("name")) or _written(p.get("family")) or L_("the player")
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
     text: part[SenjiText] = part(".text:SenjiText")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.catalog.frozen import kind as model_kind
+from builder.i18n import L_
 from builder.systems.view import BrowsePart, ViewPart
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class SenjiBrowse(BrowsePart):
     """The catalog beside a Senji list in the builder."""
 
     sections = ("families", "samurai", "provinces")
-    type_label = "Kind"
+    type_label = L_("Kind")
     priced = False
 
     def entry_facts(self, entry: Any) -> str:

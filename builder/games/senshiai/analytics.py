@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.games.senshiai.catalog import CARD_TYPES, PATHS, ROMAN, cost_label
 from builder.games.senshiai.rules import card_abilities, hand_size
+from builder.i18n import L_, _, ngettext
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
@@ -24,14 +25,14 @@ def senshiai_view(lst: Deck, catalog: Catalog, rules: HouseRules) -> DeckView:
 def _senshiai(deck: Deck, catalog: Catalog) -> DeckView:
 
     fields = {
-        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
-        "type": FieldSpec("type", "Type", aliases=("types",)),
-        "subtype": FieldSpec("subtype", "Subtype", aliases=("subtypes",)),
-        "cost": FieldSpec("cost", "Cost", kind="ordinal", order=ROMAN + ("?",), aliases=("costs",)),
-        "path": FieldSpec("path", "Path", aliases=("paths",)),
-        "ability": FieldSpec("ability", "Ability", aliases=("abilities",)),
-        "capital": FieldSpec("capital", "Capital", counted=False),
-        "speed": FieldSpec("speed", "Speed", kind="number", counted=False),
+        "name": FieldSpec("name", L_("Card"), counted=False, aliases=("card",)),
+        "type": FieldSpec("type", L_("Type"), aliases=("types",)),
+        "subtype": FieldSpec("subtype", L_("Subtype"), aliases=("subtypes",)),
+        "cost": FieldSpec("cost", L_("Cost"), kind="ordinal", order=ROMAN + ("?",), aliases=("costs",)),
+        "path": FieldSpec("path", L_("Path"), aliases=("paths",)),
+        "ability": FieldSpec("ability", L_("Ability"), aliases=("abilities",)),
+        "capital": FieldSpec("capital", L_("Capital"), counted=False),
+        "speed": FieldSpec("speed", L_("Speed"), kind="number", counted=False),
     }
     rows, unknown = [], []
     for e in deck.entries:
@@ -70,10 +71,23 @@ def senshiai_hand(ld: Loaded, rows: list[Row]) -> dict[str, object]:
 
 
 def senshiai_hand_lines(h: Mapping[str, Any]) -> list[str]:
-    t = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in h["types"].items())
-    return [
-        f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}" + ("; the Capital" if h["capital"] else "")
-    ]
+    t = ", ".join(_type_count(k, n) for k, n in h["types"].items())
+    recruit = _("yes") if h["recruit_terrain"] else _("no")
+    line = _("{types}; Recruit terrain: {recruit}").format(types=t, recruit=recruit)
+    return ["  " + (_("{line}; the Capital").format(line=line) if h["capital"] else line)]
+
+
+def _type_count(kind: str, n: int) -> str:
+    """``2 troops``: how many cards of a Senshiai card type a hand holds."""
+    if kind == "troop":
+        return ngettext("{n} troop", "{n} troops", n).format(n=n)
+    if kind == "event":
+        return ngettext("{n} event", "{n} events", n).format(n=n)
+    if kind == "terrain":
+        return ngettext("{n} terrain", "{n} terrains", n).format(n=n)
+    if kind == "unknown":
+        return ngettext("{n} unknown", "{n} unknowns", n).format(n=n)
+    return f"{n} {kind}{'s' if n != 1 else ''}"
 
 
 def senshiai_facts(ld: Loaded) -> dict:

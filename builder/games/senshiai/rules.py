@@ -742,9 +742,9 @@ def limits(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck's cards (those the catalog knows) against the most a deck may hold and the agreed size."""
     total = sum(e.count for e in deck.entries if e.card is not None)
     most = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
-    rows = [limit("cards in the deck", "max", total, most, "cards", SRC_DECK)]
+    rows = [limit(L_("cards in the deck"), "max", total, most, "cards", SRC_DECK)]
     if deck.size is not None:
-        rows.append(limit("cards against the agreed size", "max", total, deck.size, "cards", SRC_DECK))
+        rows.append(limit(L_("cards against the agreed size"), "max", total, deck.size, "cards", SRC_DECK))
     return rows
 
 

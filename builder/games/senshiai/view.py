@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.i18n import L_
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
 
@@ -44,7 +45,7 @@ class SenshiaiBrowse(CardBrowse):
         label = getattr(entry, "cost_label", None)
         if cost is None or not label:
             return super().cost_text(entry, cost)
-        return f"cost {label}"
+        return L_("cost {n}", n=label)
 
     def entry_facts(self, entry: Any) -> str:
         """The paths and the Power (attack/defence/health) printed on the card."""
