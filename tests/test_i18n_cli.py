@@ -5,6 +5,7 @@ and (through the pseudo-locale) no string a person reads left unmarked."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from forkcli import forked_daimyo
 
 from builder import i18n
 
@@ -107,12 +109,26 @@ def lists(tmp_path_factory):
     return out
 
 
-def daimyo(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in __import__("os").environ.items() if k not in ("DAIMYO_LANG", "LC_ALL", "LC_MESSAGES")}
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DAIMYO_LANG", "LC_ALL", "LC_MESSAGES")}
     env["LANG"] = "C.UTF-8"
-    return subprocess.run(
-        [sys.executable, "-m", "builder", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
-    )
+    return env
+
+
+@pytest.fixture(scope="module")
+def forked(tmp_path_factory):
+    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py), for
+    the comparisons of many commands in each language: each call is still a process of its own
+    that reads ``--lang`` at its entry point, without the interpreter's start. The usage errors
+    and the help below run in fresh interpreters (``python -m builder``)."""
+    with forked_daimyo(tmp_path_factory.mktemp("bin"), _env()) as shim:
+        yield str(shim)
+
+
+def daimyo(*args: str, cwd: Path, via: str | None = None) -> subprocess.CompletedProcess:
+    """``python -m builder ARGS``, or ``via ARGS`` (the ``forked`` command)."""
+    command = [via] if via else [sys.executable, "-m", "builder"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=cwd, env=_env(), timeout=120)
 
 
 def codes_of(text: str) -> list[str]:
@@ -120,14 +136,14 @@ def codes_of(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game", sorted(ILLEGAL))
-def test_check_speaks_spanish_and_french_with_the_same_codes_and_exit_code(game, lists, tmp_path):
-    english = daimyo("check", lists[game].name, cwd=lists[game].parent)
+def test_check_speaks_spanish_and_french_with_the_same_codes_and_exit_code(game, lists, forked):
+    english = daimyo("check", lists[game].name, cwd=lists[game].parent, via=forked)
     assert english.returncode == 1, english.stdout + english.stderr
     assert f": {VERDICT['en']} (" in english.stdout
     want = codes_of(english.stdout)
     assert len(want) >= 1, english.stdout
     for lang in ("es", "fr"):
-        out = daimyo("--lang", lang, "check", lists[game].name, cwd=lists[game].parent)
+        out = daimyo("--lang", lang, "check", lists[game].name, cwd=lists[game].parent, via=forked)
         assert out.returncode == english.returncode, out.stdout + out.stderr
         assert codes_of(out.stdout) == want, out.stdout
         assert f"{VERDICT[lang]} (" in out.stdout, out.stdout
@@ -136,12 +152,12 @@ def test_check_speaks_spanish_and_french_with_the_same_codes_and_exit_code(game,
 
 
 @pytest.mark.parametrize("game", sorted(ILLEGAL))
-def test_json_is_the_same_in_every_language_but_for_the_translated_message(game, lists):
-    english = daimyo("check", "--format", "json", lists[game].name, cwd=lists[game].parent)
+def test_json_is_the_same_in_every_language_but_for_the_translated_message(game, lists, forked):
+    english = daimyo("check", "--format", "json", lists[game].name, cwd=lists[game].parent, via=forked)
     assert english.returncode == 1
     assert "message_translated" not in english.stdout
     for lang in ("es", "fr", "ja"):
-        out = daimyo("--lang", lang, "check", "-f", "json", lists[game].name, cwd=lists[game].parent)
+        out = daimyo("--lang", lang, "check", "-f", "json", lists[game].name, cwd=lists[game].parent, via=forked)
         assert out.returncode == english.returncode
         rows = json.loads(out.stdout)
         findings = [f for r in rows for f in r["findings"]]
@@ -153,11 +169,10 @@ def test_json_is_the_same_in_every_language_but_for_the_translated_message(game,
         assert json.dumps(rows, indent=2, ensure_ascii=False) + "\n" == english.stdout
 
 
-def test_csv_does_not_change_with_the_language(lists):
-    english = daimyo("check", "--format", "csv", *(p.name for p in lists.values()), cwd=lists["kensei"].parent)
-    spanish = daimyo(
-        "--lang", "es", "check", "--format", "csv", *(p.name for p in lists.values()), cwd=lists["kensei"].parent
-    )
+def test_csv_does_not_change_with_the_language(lists, forked):
+    names = [p.name for p in lists.values()]
+    english = daimyo("check", "--format", "csv", *names, cwd=lists["kensei"].parent, via=forked)
+    spanish = daimyo("--lang", "es", "check", "--format", "csv", *names, cwd=lists["kensei"].parent, via=forked)
     assert english.returncode == spanish.returncode == 1
     assert spanish.stdout == english.stdout
 
@@ -388,11 +403,11 @@ def test_every_help_text_is_in_the_templates():
         ("hand", str(TOP / "examples" / "senshiai-northern-host.yaml"), "--seed", "3", "--format", "json"),
     ],
 )
-def test_other_json_outputs_do_not_change_with_the_language(args, tmp_path):
-    english = daimyo(*args, cwd=tmp_path)
+def test_other_json_outputs_do_not_change_with_the_language(args, tmp_path, forked):
+    english = daimyo(*args, cwd=tmp_path, via=forked)
     assert english.returncode == 0, english.stderr
     for lang in ("es", "fr", "ja"):
-        out = daimyo("--lang", lang, *args, cwd=tmp_path)
+        out = daimyo("--lang", lang, *args, cwd=tmp_path, via=forked)
         assert out.returncode == 0, out.stderr
         assert out.stdout == english.stdout, (lang, args)
 

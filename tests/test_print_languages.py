@@ -5,6 +5,7 @@ keys."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from forkcli import forked_daimyo
 
 from builder import i18n
 from builder.catalog import overlay
@@ -31,11 +33,28 @@ EXAMPLE_OF = {
 }
 
 
-def daimyo(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """The command line as a user runs it (``--lang`` is read by its entry point)."""
-    return subprocess.run(
-        [sys.executable, "-m", "builder", *args], capture_output=True, text=True, cwd=cwd or ROOT, timeout=300
-    )
+def daimyo(*args: str, cwd: Path | None = None, via: str | None = None) -> subprocess.CompletedProcess:
+    """The command line as a user runs it (``--lang`` is read by its entry point): ``python -m
+    builder ARGS``, or ``via ARGS`` (the ``forked`` command)."""
+    command = [via] if via else [sys.executable, "-m", "builder"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=cwd or ROOT, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def forked(tmp_path_factory):
+    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py), for the
+    pseudo-locale's prints of every game: each is still a process of its own that reads ``--lang``
+    at its entry point, without the interpreter's start. The Spanish, French and English prints
+    run in fresh interpreters."""
+    with forked_daimyo(tmp_path_factory.mktemp("bin"), dict(os.environ)) as shim:
+        yield str(shim)
+
+
+@functools.cache
+def output_of(*args: str) -> str:
+    """What ``daimyo ARGS`` prints, run once per test process: the English export and check of an
+    example list, which the print, player aid and event book checks below each read."""
+    return daimyo(*args).stdout
 
 
 def pdf_text(path: Path) -> str:
@@ -154,7 +173,7 @@ def data_words(system: str, lst: Path, printed: str) -> set[str]:
     names, the whole record of every entry the page names (its rules text), the check's findings
     (translated with the findings), the rulebook's edition and the program's own words. The
     rulebook's title and section names a citation prints are translated, so they are not data."""
-    doc = json.loads(daimyo("export", str(lst), "--to", "json").stdout or "{}")
+    doc = json.loads(output_of("export", str(lst), "--to", "json") or "{}")
     packs = [str((lst.parent / p).resolve()) for p in doc.get("packs", [])]
     words = words_of(lst.read_text(encoding="utf-8")) | set(PROGRAM_WORDS)
     for pack in packs:
@@ -167,7 +186,7 @@ def data_words(system: str, lst: Path, printed: str) -> set[str]:
             words |= words_of(names)
             if any(isinstance(n, str) and n.casefold() in flat for n in names):
                 words |= words_of(rec)
-    check = json.loads(daimyo("check", str(lst), "--format", "json").stdout or "{}")
+    check = json.loads(output_of("check", str(lst), "--format", "json") or "{}")
     words |= words_of(_without_sources(check))
     from builder.rulebooks import registry
 
@@ -197,10 +216,10 @@ def unmarked(printed: str, data: set[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
-def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system):
+def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system, forked):
     lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
     out = tmp_path / f"{system}.pdf"
-    run = daimyo("--lang", "en_XA", "print", str(lst), "-o", str(out))
+    run = daimyo("--lang", "en_XA", "print", str(lst), "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     printed = pdf_text(out)
     assert "[" in printed and "]" in printed  # the pseudo-locale was used
@@ -209,11 +228,11 @@ def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system):
 
 
 @pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
-def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, system):
+def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, system, forked):
     """A player aid's words come from its YAML template (extracted into the print catalog) and
     its generated tables; the catalog's own data it tabulates (suits, limits) is data."""
     out = tmp_path / f"aid-{system}.pdf"
-    run = daimyo("--lang", "en_XA", "aid", system, "-o", str(out))
+    run = daimyo("--lang", "en_XA", "aid", system, "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     printed = pdf_text(out)
     lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
@@ -222,20 +241,20 @@ def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, syste
     assert not left, f"{system} aid: fixed words printed without translation: {left}"
 
 
-def test_the_pseudo_locale_event_book_has_no_unmarked_fixed_word(tmp_path):
+def test_the_pseudo_locale_event_book_has_no_unmarked_fixed_word(tmp_path, forked):
     """The organiser's book: its own words are marked; each list's text form (``Notes:``,
     ``Packs:``, the keys a text list is read back by) is the list's data."""
     lists = [EXAMPLES / f"{EXAMPLE_OF[s]}.yaml" for s in sorted(EXAMPLE_OF)]
     out = tmp_path / "book.pdf"
-    run = daimyo("--lang", "en_XA", "print", *map(str, lists), "--book", "-o", str(out))
+    run = daimyo("--lang", "en_XA", "print", *map(str, lists), "--book", "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     printed = pdf_text(out)
     data: set[str] = set()
     for system, lst in zip(sorted(EXAMPLE_OF), lists, strict=True):
-        data |= data_words(system, lst, printed) | words_of(daimyo("export", str(lst), "--to", "text").stdout)
+        data |= data_words(system, lst, printed) | words_of(output_of("export", str(lst), "--to", "text"))
         # the file name, cut to its column, and the list's total as the check's CSV gives it
         data |= {p for w in words_of(lst.name) for k in range(1, len(w) + 1) for p in (w[:k], w[k - 1 :])}
-        data |= words_of(daimyo("check", str(lst), "--format", "csv").stdout)
+        data |= words_of(output_of("check", str(lst), "--format", "csv"))
     left = unmarked(printed, data)
     assert not left, f"book: fixed words printed without translation: {left}"
 

@@ -149,13 +149,7 @@ def test_the_readmes_examples_are_lines_of_the_tours():
         assert not stray, f"{heading}: lines in no tested block of docs/: {stray}"
 
 
-@pytest.fixture
-def fresh(tmp_path):
-    """A fresh folder, its own config and data folders, and ``daimyo`` on PATH."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    work = tmp_path / "work"
-    work.mkdir()
+def _env(tmp_path: Path, bin_dir: Path) -> dict[str, str]:
     env = dict(
         os.environ,
         PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -167,8 +161,30 @@ def fresh(tmp_path):
     )
     for name in ("DAIMYO_PACKS", "DAIMYO_REGISTRY", "DAIMYO_VIEWER", "DAIMYO_COLLECTION"):
         env.pop(name, None)
-    with forked_daimyo(bin_dir, env):
-        yield work, env
+    return env
+
+
+@pytest.fixture(scope="module")
+def forked(tmp_path_factory):
+    """The ``daimyo`` launcher of one server for the module's blocks (tests/forkcli.py): each call
+    is a process forked from it, and gets the environment, folder and files of the shell that
+    runs it; the server itself runs no command."""
+    top = tmp_path_factory.mktemp("forked")
+    bin_dir = top / "bin"
+    bin_dir.mkdir()
+    with forked_daimyo(bin_dir, _env(top, bin_dir)) as shim:
+        yield shim
+
+
+@pytest.fixture
+def fresh(tmp_path, forked):
+    """A fresh folder, its own config and data folders, and ``daimyo`` on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(forked, bin_dir / "daimyo")
+    work = tmp_path / "work"
+    work.mkdir()
+    yield work, _env(tmp_path, bin_dir)
 
 
 def run_block(script: str, work: Path, env: dict) -> subprocess.CompletedProcess:
