@@ -670,43 +670,10 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
             except DaimyoError as exc:
                 diags.extend(exc.diagnostics)
                 continue
-        if not isinstance(data, dict):
-            diags.append(p.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type"))
+        info = _pack_info(system, pf, data, p, model_cls, diags)
+        if info is None:
             continue
-        if data.get("system") != system:
-            got = data.get("system")
-            diags.append(
-                p.diag(
-                    ("system",) if "system" in data else (),
-                    L_("pack is for system '{got}', not '{system}'", got=got, system=system)
-                    if got
-                    else L_("pack has no 'system:' key"),
-                    code="pack.system",
-                    hint=L_("add 'system: {system}' at the top of the pack", system=system),
-                )
-            )
-            continue
-        if "example" in data and not isinstance(data["example"], bool):
-            diags.append(p.diag(("example",), L_("'{k}' must be true or false", k="example"), code="catalog.type"))
-        diags.extend(meta_diagnostics(data, p))
-        ident = PackId.of(data, pf)
-        pack_info.append(
-            {
-                "file": str(pf),
-                "pack": ident.name,
-                "name": ident.name,
-                "version": ident.version,
-                "hash": ident.hash,
-                "author": ident.author,
-                "url": ident.url,
-                "licence": ident.licence,
-                "example": bool(data.get("example", False)),
-                "description": data.get("description"),
-                # translations of the pack's (or the catalog's) entries: builder.catalog.overlay
-                "i18n": data.get("i18n") if isinstance(data.get("i18n"), dict) else None,
-            }
-        )
-        diags.extend(unused_fields(system, data, p, set(entry_sections(model_cls))))
+        pack_info.append(info)
         _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file, overrides)
     if diags:
         raise CatalogError(_sorted(diags))
@@ -731,6 +698,47 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
         raise CatalogError(_sorted(diags))
     cat._positions = None
     return cat
+
+
+def _pack_info(system: str, pf: Any, data: Any, p: Any, model_cls: Any, diags: list[Diagnostic]) -> dict | None:
+    """What a catalog keeps of a pack read for ``system`` (its name, version, hash, author, ...),
+    with the problems of its top-level keys added to ``diags``; None for a pack not to apply."""
+    if not isinstance(data, dict):
+        diags.append(p.diag((), L_("a pack must be a mapping with 'system:' and sections"), code="pack.type"))
+        return None
+    if data.get("system") != system:
+        got = data.get("system")
+        diags.append(
+            p.diag(
+                ("system",) if "system" in data else (),
+                L_("pack is for system '{got}', not '{system}'", got=got, system=system)
+                if got
+                else L_("pack has no 'system:' key"),
+                code="pack.system",
+                hint=L_("add 'system: {system}' at the top of the pack", system=system),
+            )
+        )
+        return None
+    if "example" in data and not isinstance(data["example"], bool):
+        diags.append(p.diag(("example",), L_("'{k}' must be true or false", k="example"), code="catalog.type"))
+    diags.extend(meta_diagnostics(data, p))
+    ident = PackId.of(data, pf)
+    info = {
+        "file": str(pf),
+        "pack": ident.name,
+        "name": ident.name,
+        "version": ident.version,
+        "hash": ident.hash,
+        "author": ident.author,
+        "url": ident.url,
+        "licence": ident.licence,
+        "example": bool(data.get("example", False)),
+        "description": data.get("description"),
+        # translations of the pack's (or the catalog's) entries: builder.catalog.overlay
+        "i18n": data.get("i18n") if isinstance(data.get("i18n"), dict) else None,
+    }
+    diags.extend(unused_fields(system, data, p, set(entry_sections(model_cls))))
+    return info
 
 
 def _sorted(diags):
