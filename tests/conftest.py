@@ -196,7 +196,8 @@ def run_cli(*args, input=None) -> CliResult:
                 except ImportError:  # pragma: no cover
                     import click
 
-                if isinstance(exc, click.exceptions.Exit):
+                exit_type = getattr(click.exceptions, "Exit", None)  # not in every copy of click
+                if exit_type is not None and isinstance(exc, exit_type):
                     code = exc.exit_code
                 elif isinstance(exc, click.ClickException):
                     exc.show(file=err)

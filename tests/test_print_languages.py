@@ -394,6 +394,13 @@ def test_a_refused_print_in_spanish(tmp_path):
     english = _refused(tmp_path, "en", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
     assert english.returncode == 2
     assert "no printer profile 'nope' (saved: none yet)" in english.stderr, english.stderr
+    # the refusals of the image exports, whose functions also unpack a checked list
+    tts = _refused(tmp_path, "es", "export", str(EXAMPLES / "senji-three-daimyo.yaml"), "--to", "tts", "t")
+    assert tts.returncode == 2 and tts.stderr.count("\n") == 1, tts.stderr
+    assert "Tabletop Simulator" in tts.stderr and "have no card deck" not in tts.stderr, tts.stderr
+    images = _refused(tmp_path, "es", "print", str(EXAMPLES / "senji-three-daimyo.yaml"), "--to", "images", "i")
+    assert images.returncode == 2 and images.stderr.count("\n") == 1, images.stderr
+    assert "have no cards to print as images" not in images.stderr, images.stderr
 
 
 # -- overlays ---------------------------------------------------------------------------------------

@@ -373,7 +373,7 @@ def render_images(
     ``order.csv`` (file, quantity, back file). Returns DIR."""
     dpi = DPI.check(dpi)  # the bounds every face gives card images
 
-    doc, catalog, lst, _ = load_checked(list_path)
+    doc, catalog, lst, _checked = load_checked(list_path)
     if not _prints_cards(doc.system):
         raise UsageError(
             _("{system} lists have no cards to print as images").format(system=doc.system),
@@ -571,7 +571,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     from PIL import Image  # noqa: PLC0415 - the PIL module; the module's name Image is the image type
 
     base = _check_base_url(base_url)
-    doc, catalog, lst, _ = load_checked(list_path)
+    doc, catalog, lst, _checked = load_checked(list_path)
     if not _prints_cards(doc.system):
         raise UsageError(
             _("{system} lists have no card deck for Tabletop Simulator").format(system=doc.system),
@@ -629,7 +629,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         custom[key] = entry
         for i, f in enumerate(faces):
             card_id = (si + 1) * 100 + i
-            for _ in range(f.count):
+            for _copy in range(f.count):
                 obj = {
                     "Name": "Card",
                     "Nickname": f.name,
