@@ -282,9 +282,8 @@ class KenseiEditing(EditingPart):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        self.edits = sys.modules[
-            __name__
-        ]  # a unit's models, standard, leader; duplicate and remove a unit by its place
+        # this module's operations: a unit's models, standard, leader; duplicate and remove a unit
+        self.edits = sys.modules[__name__]
 
     def option_refusal(self, verb: str, opt: str) -> str:
         if verb == "remove":
