@@ -77,7 +77,7 @@ def _allowed_keys(model_cls, loc: tuple) -> list[str]:
     return []
 
 
-def _base_model() -> type:
+def _base_model() -> typing.Any:
     """pydantic's ``BaseModel``, imported when a validation error is described."""
     from pydantic import BaseModel  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
