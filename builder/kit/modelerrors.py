@@ -73,7 +73,7 @@ def _allowed_keys(model_cls, loc: tuple) -> list[str]:
         if cls is None:
             return []
     if isinstance(cls, type) and issubclass(cls, _base_model()):
-        return list(cls.model_fields)
+        return list(getattr(cls, "model_fields", {}))
     return []
 
 
