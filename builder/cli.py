@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import errno
 import importlib
-import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from builder import i18n
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal, unknown_format
+from builder.errors import DaimyoError, safe_terminal, unknown_format
 from builder.systems import find_system
 from builder.yamlio import begin_command
 
 if TYPE_CHECKING:
-    from builder.findings import CheckResult
-    from builder.lists.collection import Collection
+    pass
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -40,13 +39,18 @@ def error_lines(exc: DaimyoError) -> list[str]:
     return exc.lines(flags=True)
 
 
+def _typer() -> ModuleType:
+    """typer, imported when a command of the typer app fails or refuses an option."""
+    import typer  # noqa: PLC0415 - typer only on the typer route; the quick route of `daimyo check` loads none
+
+    return typer
+
+
 def fail(exc: DaimyoError) -> None:
     """Print ``exc`` (``error_lines``) on standard error and end with its exit code."""
     for line in error_lines(exc):
         echo(line, err=True)
-    import typer  # noqa: PLC0415 - typer only on the typer route; the quick route of `daimyo check` loads none
-
-    raise typer.Exit(exc.exit_code)
+    raise _typer().Exit(exc.exit_code)
 
 
 def formats(*names: str):
@@ -55,9 +59,7 @@ def formats(*names: str):
 
     def check(value):
         if value is not None and value not in names:
-            import typer  # noqa: PLC0415 - typer only on the typer route; the quick route of `daimyo check` loads none
-
-            raise typer.BadParameter(unknown_format(value, names))
+            raise _typer().BadParameter(unknown_format(value, names))
         return value
 
     return check
@@ -81,81 +83,14 @@ def run_check(
     no_color: bool,
     collection: bool = False,
 ) -> int:
-    """``daimyo check``: check ``files``, print the results, and give the exit code (0 legal,
-    1 illegal or, with ``strict``, warned, 2 unreadable input). Both routes to the command (the
-    typer app and the quick route of ``main``) run it. ``collection``: a note for each entry used
-    beyond what the collection holds (the exit code stays the rules')."""
-    from builder.check import check_doc  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
-    from builder.lists.document import load_list  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
-
-    if format not in ("text", "json", "csv"):
-        echo(
-            i18n._("daimyo: error: {message}").format(message=unknown_format(format, ("text", "json", "csv"))), err=True
-        )
-        return EXIT_INPUT
-    try:
-        owned = _collection() if collection else None
-    except DaimyoError as exc:
-        return _failed(exc)
-    results, read, bad = [], [], False
-    for f in files:
-        try:
-            doc = load_list(f)
-            res = check_doc(doc, pack)
-            if owned is not None:
-                owned.add_notes(res, doc)
-        except DaimyoError as exc:
-            bad = _failed(exc) == EXIT_INPUT
-            continue
-        results.append(res)
-        read.append(doc.data)  # the fingerprint is taken of the list as read for its check
-        if format == "text":
-            _write_text_result(res, f, pack, explain, no_color)
-    _write_results(results, read, format)
-    if bad:
-        return EXIT_INPUT
-    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
-        return EXIT_ILLEGAL
-    return EXIT_OK
-
-
-def _write_results(results: list[CheckResult], read: list[dict[str, Any]], format: str) -> None:
-    """``check``'s JSON or CSV answer for every list checked (the text is written list by list)."""
-    if format == "json":
-        from builder.share.fingerprint import fingerprint_of_result  # noqa: PLC0415 - the share fingerprint only for check's JSON
-
-        rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r, d)) for r, d in zip(results, read, strict=True)]
-        echo(json.dumps(rows, indent=2, ensure_ascii=False))
-    if format == "csv":
-        from builder.render.book import results_csv  # noqa: PLC0415 - the book's CSV writer (and what it loads) only for check's CSV
-
-        echo(results_csv(results, read).rstrip("\n"))
-
-
-def _failed(exc: DaimyoError) -> int:
-    """Print ``exc``'s lines on standard error; the exit code of unreadable input."""
-    for line in error_lines(exc):
-        echo(line, err=True)
-    return EXIT_INPUT
-
-
-def _collection() -> Collection:
-    """The player's collection (``check --collection``), read once for every list checked."""
-    from builder.lists import collection  # noqa: PLC0415 - the collection (ruamel.yaml) only for `check --collection`
-
-    return collection.read_collection()
-
-
-def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:
-    """``check``'s text answer for one list: its result and, with ``explain``, its limits."""
-    from builder.check import use_color, write_result  # noqa: PLC0415 - the check only when a list is checked; `daimyo --version` loads none
-
-    write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
-    if explain:
-        from builder.analytics.stats import limit_lines  # noqa: PLC0415 - the limits only for `check --explain`
-
-        for line in limit_lines(file, packs):
-            echo(line)
+    """``daimyo check`` (``builder.clicheck.run_check``, imported by name when a list is checked,
+    so ``daimyo --version`` loads no check): the exit code (0 legal, 1 illegal or, with ``strict``,
+    warned, 2 unreadable input). Both routes to the command (the typer app and the quick route of
+    ``main``) run it."""
+    code: int = importlib.import_module("builder.clicheck").run_check(
+        files, format, pack, strict, explain, no_color, collection
+    )
+    return code
 
 
 #: check's options as the quick route knows them: the parameter each sets

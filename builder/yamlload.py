@@ -53,7 +53,7 @@ def _direct(table: dict[Any, tuple[Any, ...]]) -> dict[int, tuple[Any, bool, Any
 
 TABLE, ANY_FIRST = _rules() if CParser is not None else ({}, ())
 #: the tag's constructor for each number, boolean, null or date the resolver finds (see
-#: ``builder.yamlio._scalar``), by the identity of its tag
+#: ``builder.yamlparse._scalar``), by the identity of its tag
 CONSTRUCT = MappingProxyType(_direct(TABLE))
 
 

@@ -236,7 +236,7 @@ def test_the_spreadsheet_takes_fingerprint_and_code_of_the_list_as_read(cli, mon
         return original(p, *args, **kwargs)
 
     monkeypatch.setattr(document, "load_list", counted)
-    monkeypatch.setattr("builder.cli.load_list", counted, raising=False)
+    monkeypatch.setattr("builder.clicheck.load_list", counted)
     row = next(csv.DictReader(io.StringIO(cli("check", path, "--format", "csv").stdout)))
     assert reads == [str(path)]
     assert row["fingerprint"] == json.loads(cli("check", path, "--format", "json").stdout)[0]["fingerprint"]

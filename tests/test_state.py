@@ -38,8 +38,6 @@ ALLOWED = {
     "builder/packs/registry.py:STALE": "registries read from their last good copy, for the command's warning",
     # the fast YAML loader (builder/yamlload.py), imported on first use so that ruamel is imported
     # only when YAML is parsed
-    "builder/yamlio.py:_CONSTRUCT": "the resolver's constructors, taken with the loader class",
-    "builder/yamlio.py:global _LOADER,_PLAIN_TAG": "the fast YAML loader class",
 }
 #: the most module-level mutable values and ``global`` statements outside ``builder/state.py`` that
 #: are not in ALLOWED (a new cache registers with ``state.cache`` or ``state.memo`` instead)

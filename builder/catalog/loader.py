@@ -38,7 +38,8 @@ from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import cache_dir, display_path, exists, is_file, origin_text
 from builder.systems import catalog_folder, catalog_module, get, ids, is_system
-from builder.yamlio import FilePositions, load_yaml, read_text
+from builder.yamlio import load_yaml, read_text
+from builder.yamlpos import FilePositions
 
 CACHE_FORMAT = 7
 

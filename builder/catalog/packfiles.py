@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from builder import state
-from builder.paths import examples_dir, is_file
+from builder.paths import display_path, examples_dir, is_file
 
 PACK_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -464,3 +464,13 @@ def split_ref(ref: str) -> tuple[str, str | None]:
         if name.strip() and version.strip():
             return name.strip(), version.strip()
     return ref.strip(), None
+
+
+def shown(path) -> str:
+    """A pack's path for people: bundled packs by their name, not an installation path."""
+    try:
+        if Path(path).resolve().parent == bundled_dir().resolve():
+            return f"(bundled) {Path(path).name}"
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python < 3.13)
+        pass
+    return display_path(path)

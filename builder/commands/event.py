@@ -1,6 +1,6 @@
 """``daimyo event``: lists handed in sealed before an event, checked, revealed, printed.
 
-The database libraries are imported inside the commands, the web stack by ``event serve`` only.
+The database libraries are imported when a command runs (``_event``), the web stack by ``event serve`` only.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import io
 import json
 import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, Optional, TypeVar, cast
 
 import typer
@@ -41,6 +42,14 @@ cli.add_typer(ev_app, name="event")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _event() -> ModuleType:
+    """``builder.event.commands``, what the commands call: imported when one of them runs (it
+    brings the database's libraries), so ``daimyo --help`` loads none."""
+    from builder.event import commands  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+
+    return commands
+
+
 def guarded(name: str) -> Callable[[F], F]:
     """``ev_app.command(name)`` for a command whose database errors (a database stopped, a
     file that is not an event's database) end as one line and exit 2, not a traceback."""
@@ -53,9 +62,7 @@ def guarded(name: str) -> Callable[[F], F]:
                 return fn(*args, **kwargs)
             except Exception as exc:
                 if type(exc).__module__.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3"):
-                    from builder.event.db import db_error  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
-
-                    raise db_error(exc) from None
+                    raise _event().db_error(exc) from None
                 raise
 
         return cast(F, ev_app.command(name)(run))
@@ -64,9 +71,7 @@ def guarded(name: str) -> Callable[[F], F]:
 
 
 def _open(folder: str):
-    from builder.event.store import Event  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
-
-    return Event.open(folder)
+    return _event().Event.open(folder)
 
 
 @guarded("new")
@@ -96,8 +101,8 @@ def new_cmd(
     ),
 ):
     """Create an event in a folder; prints the organiser's address with its token (shown once)."""
-    from builder.event.intake import setting_value  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
-    from builder.event.store import Event  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    setting_value = _event().setting_value
+    Event = _event().Event
 
     settings = {}
     if points is not None:
@@ -232,7 +237,7 @@ def submit_cmd(
     ),
 ):
     """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
-    from builder.event.client import submit  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    from builder.event.client import submit  # noqa: PLC0415 - the client alone (no database) only when a list is handed in; `daimyo --help` loads none
 
     res = submit(url, list_, token, wait, timeout)
     echo(
@@ -279,7 +284,7 @@ def export_cmd(
     force: bool = typer.Option(False, "--force", help="replace an existing output file"),
 ):
     """One row per player: player, status, version, verdict, legal, total, fingerprint, commitment, time."""
-    from builder.event.outputs import export_text  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    export_text = _event().export_text
 
     text = export_text(_open(folder), format)
     if out:
@@ -298,7 +303,7 @@ def book_cmd(
     paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
 ):
     """The organiser's book of every player's latest list (after the reveal)."""
-    from builder.event.outputs import write_book  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    write_book = _event().write_book
 
     path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
     echo(_("wrote {file}").format(file=path))
@@ -311,7 +316,7 @@ def verify_cmd(
 ):
     """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
 
-    from builder.event.outputs import verify  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    verify = _event().verify
 
     if not math.isfinite(timeout) or not 0 < timeout <= 86400:
         raise UsageError(_("--timeout {timeout}: give seconds from 0 to 86400").format(timeout=f"{timeout:g}"))
@@ -347,7 +352,7 @@ def backup_cmd(
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ):
     """Every row of the event in one file (restore it with 'daimyo event restore')."""
-    from builder.event.outputs import backup  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    backup = _event().backup
 
     n = backup(_open(folder), out, force=force)
     echo(ngettext("wrote {file} ({n} submission)", "wrote {file} ({n} submissions)", n).format(file=out, n=n))
@@ -360,7 +365,7 @@ def restore_cmd(
     database: Optional[str] = typer.Option(None, "--database", help="postgresql://... [default: SQLite in the folder]"),
 ):
     """Restore an event from a backup into a new folder (and database)."""
-    from builder.event.outputs import restore  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
+    restore = _event().restore
 
     _ev, n = restore(backup_file, folder, database)
     echo(
@@ -402,9 +407,7 @@ def _table_text(p: dict[str, Any]) -> str:
 
 def _day() -> Any:
     """``builder.event.day``, imported when a command of the day runs (it brings the database's libraries)."""
-    from builder.event import day  # noqa: PLC0415 - the event's modules (SQLAlchemy) only when an event command runs; `daimyo --help` loads none
-
-    return day
+    return _event().day
 
 
 def _rows_out(rows: list[dict[str, Any]], keys: list[str], format: str, text: Callable[[], Any]) -> None:

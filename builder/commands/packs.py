@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from builder.catalog.packfiles import resolve_pack
+from builder.catalog.packfiles import shown as shown_path
 from builder.catalog.packid import read_pack
 from builder.cli import echo, error_lines, fail, find_game, formats
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError, WouldOverwrite, one_line
@@ -20,7 +21,6 @@ from builder.packs import store
 from builder.packs.installer import describe, download, install, outdated, put_in_use, refuse_shadows
 from builder.packs.installer import outdated as find_outdated
 from builder.packs.manage import check_pack, format_pack_list, list_packs, packs_json
-from builder.packs.manage import shown as shown_path
 from builder.packs.publish import publish
 from builder.packs.registries import add as add_registry
 from builder.packs.registries import configured

@@ -62,8 +62,6 @@ def _show(value) -> str:
 
 def _allowed_keys(model_cls, loc: tuple) -> list[str]:
     """Field names of the model found at ``loc`` (best effort)."""
-    from pydantic import BaseModel  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
-
     cls = model_cls
     for part in loc:
         if isinstance(part, int):
@@ -74,15 +72,20 @@ def _allowed_keys(model_cls, loc: tuple) -> list[str]:
         cls = _inner_model(field.annotation)
         if cls is None:
             return []
-    if isinstance(cls, type) and issubclass(cls, BaseModel):
-        return list(cls.model_fields)
+    if isinstance(cls, type) and issubclass(cls, _base_model()):
+        return list(getattr(cls, "model_fields", {}))
     return []
 
 
-def _inner_model(ann):
+def _base_model() -> typing.Any:
+    """pydantic's ``BaseModel``, imported when a validation error is described."""
     from pydantic import BaseModel  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
-    if isinstance(ann, type) and issubclass(ann, BaseModel):
+    return BaseModel
+
+
+def _inner_model(ann):
+    if isinstance(ann, type) and issubclass(ann, _base_model()):
         return ann
     for arg in typing.get_args(ann) or ():
         m = _inner_model(arg)

@@ -16,7 +16,8 @@ from builder.limits import MAX_VALUES, number_problem, too_many_values_message, 
 from builder.lists.schema import keys
 from builder.names import did_you_mean
 from builder.systems import ids, is_system
-from builder.yamlio import Positions, parse_yaml, read_text, too_deep, too_deep_diag
+from builder.yamlio import Positions, parse_yaml, read_text
+from builder.yamlpos import too_deep, too_deep_diag
 
 
 @dataclass

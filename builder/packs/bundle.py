@@ -26,6 +26,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 from builder import yamlio
 from builder.catalog.packart import art_diagnostics, art_folder, art_refs, image_problem, norm, path_problem, sha256_hex
@@ -37,6 +38,7 @@ from builder.catalog.packfiles import (
     read_header,
     resolve_pack,
     resolve_recorded,
+    shown,
 )
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
@@ -72,8 +74,6 @@ def missing_line(name: str, version: str | None = None) -> str:
 
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
     """One line per pack of a received list that is missing here or differs from the local one."""
-    from builder.packs.manage import shown  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
-
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     out = []
     for ref in doc.get("packs") or []:
@@ -159,9 +159,14 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
     return out
 
 
-def dump_bundle(bundle: dict) -> str:
-    from builder.packs.sheet import dump_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
+def _sheet() -> ModuleType:
+    """``builder.packs.sheet`` (a pack written out as YAML), imported when a bundle is made or installed."""
+    from builder.packs import sheet  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
+    return sheet
+
+
+def dump_bundle(bundle: dict) -> str:
     lines = [
         "# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
         "# ('--install-packs' installs the packs into your packs folder).",
@@ -171,7 +176,7 @@ def dump_bundle(bundle: dict) -> str:
     lines += ["  " + ln if ln else "" for ln in dump_list_yaml(bundle["list"]).rstrip("\n").split("\n")]
     lines.append("packs:")
     for p in bundle["packs"]:
-        text = dump_pack(p).rstrip("\n").split("\n")
+        text = _sheet().dump_pack(p).rstrip("\n").split("\n")
         text = [ln for ln in text if ln.strip()] if False else text
         lines.append("  - " + text[0])
         lines += ["    " + ln if ln else "" for ln in text[1:]]
@@ -293,7 +298,6 @@ def install_bundle_packs(
     installed one) before any is written. A pack that is one bundled with daimyo is used from
     there, never copied. One line per pack."""
     from builder.packs.manage import install_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
-    from builder.packs.sheet import dump_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
     art = art or {}
     temps = []
@@ -314,7 +318,7 @@ def install_bundle_packs(
             folder = Path(top) / str(n)
             folder.mkdir()
             tmp = folder / "pack.yaml"
-            tmp.write_text(dump_pack(p), encoding="utf-8")
+            tmp.write_text(_sheet().dump_pack(p), encoding="utf-8")
             for ref, raw in files.items():
                 f = folder / ref
                 f.parent.mkdir(parents=True, exist_ok=True)

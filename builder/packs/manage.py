@@ -8,7 +8,7 @@ from pathlib import Path
 from builder import SYSTEMS, yamlio
 from builder.catalog.loader import build_catalog, catalog_files, load_catalog
 from builder.catalog.packart import art_diagnostics, art_folder, art_refs
-from builder.catalog.packfiles import WHERE_LABELS, bundled_dir, install_dir, name_key, pack_files, search_dirs
+from builder.catalog.packfiles import WHERE_LABELS, install_dir, name_key, pack_files, search_dirs, shown
 from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
 from builder.i18n import L_
@@ -190,16 +190,6 @@ def install_pack(
 
 def _file_name(name: str) -> str:
     return file_name(name)
-
-
-def shown(path) -> str:
-    """A pack's path for people: bundled packs by their name, not an installation path."""
-    try:
-        if Path(path).resolve().parent == bundled_dir().resolve():
-            return f"(bundled) {Path(path).name}"
-    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python < 3.13)
-        pass
-    return display_path(path)
 
 
 __all__ = ["PackReport", "check_pack", "install_pack", "list_packs"]

@@ -270,14 +270,20 @@ def _check_unpacked(path: str | Path, shown: str) -> None:
         )
 
 
-def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list[Diagnostic]]:
-    shown = display_path(path)
+def _openpyxl(missing: UsageError) -> Any:
+    """openpyxl, imported for an .xlsx file only; ``missing`` is raised when it is not installed."""
     try:
         import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError(
-            L_("reading .xlsx needs the openpyxl package"), L_("pip install openpyxl, or save as .csv")
-        ) from None
+        raise missing from None
+    return openpyxl
+
+
+def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list[Diagnostic]]:
+    shown = display_path(path)
+    openpyxl = _openpyxl(
+        UsageError(L_("reading .xlsx needs the openpyxl package"), L_("pip install openpyxl, or save as .csv"))
+    )
     _check_unpacked(path, shown)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -816,13 +822,12 @@ def export_csv(data: dict[str, Any]) -> str:
 
 
 def export_xlsx(data: dict[str, Any]) -> bytes:
-    try:
-        import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
-    except ImportError:  # pragma: no cover - a dependency
-        raise UsageError(
+    openpyxl = _openpyxl(
+        UsageError(
             L_("writing .xlsx needs the openpyxl package"),
             L_("pip install openpyxl, or use {option} csv", option=option("to")),
-        ) from None
+        )
+    )
     meta, tables = pack_tables(data)
     book = openpyxl.Workbook()
     ws = book.active

@@ -43,7 +43,8 @@ from builder.share.link import viewer_base as viewer_base
 from builder.share.markdown import looks_like_markdown, render_markdown, strip_markdown
 from builder.share.notes import Note
 from builder.share.text import parse_text, render_text
-from builder.yamlio import Positions, read_text, too_deep, too_deep_diag
+from builder.yamlio import Positions, read_text
+from builder.yamlpos import too_deep, too_deep_diag
 
 FORMATS = ("text", "markdown", "json", "yaml", "code")
 # formats a list is pasted or sent in: their packs are names, looked up in the packs folders only

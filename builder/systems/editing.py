@@ -5,7 +5,7 @@ builder's rows.
 The hooks work on a list's data: a ruamel round-trip tree when a file is edited (comments
 survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError`` subclass
 (``UnknownEntry``, ``EditRefused``) for what cannot be done; they never print. The defaults
-refuse both; the deck games' part is ``builder.systems.cards.CardEditing``, a game's own is in
+refuse both; the deck games' part is ``builder.systems.cardediting.CardEditing``, a game's own is in
 its package.
 """
 

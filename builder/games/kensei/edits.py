@@ -1,4 +1,5 @@
-"""Kensei's own edit operations: the changes of one unit of the list, named by its place.
+"""Kensei's own edit operations (the changes of one unit of the list, named by its place), and the
+game's edit parts (``gs.settings``, ``gs.editing``): the edit toolkit (ruamel.yaml) loads with them.
 
 A Kensei list is a sequence of units (``troops:``), each a troop with its models, an optional
 Hata-Jurushi and an optional unit leader. The operations below change one of them; the edit
@@ -13,18 +14,24 @@ or gives None for an operation that is not a unit's.
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from builder.errors import UsageError
+from builder.errors import UnknownEntry, UsageError, option
+from builder.games.kensei.rules import default_models
 from builder.i18n import L_, Ln_
+from builder.kit.edit import add_troop, delete_key, remove_troop, set_key
 from builder.limits import whole_between
-from builder.names import normalize
+from builder.names import did_you_mean, normalize
+from builder.systems.editing import EditingPart
+from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
+    from builder.systems.parts import ListData, Where
 
 
 MAX_MODELS = 100_000  # the most models the builder writes for one unit
@@ -198,3 +205,118 @@ def from_form(form: dict) -> Any:
     if field == "led_by":
         return Leader(index, str(form.get("value") or "").strip() or None)
     raise UsageError(L_("unknown unit setting '{field}'", field=field), L_("standard or led_by"))
+
+
+# -- the game's edit parts (``gs.settings``, ``gs.editing``), made from the game when first asked for
+
+SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
+
+
+def _one_of(catalog: Catalog, section: str) -> str:
+    return "one of " + ", ".join(e.id for e in catalog.entries(section))
+
+
+class KenseiSettings(SettingsPart):
+    """What ``set`` may change in a Kensei list (``gs.settings``)."""
+
+    keys = SET_KEYS
+
+    def value(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
+        if key not in SET_KEYS:
+            raise UsageError(
+                L_("cannot set '{key}'", key=key),
+                did_you_mean(key, SET_KEYS) or L_("one of {values}", values=", ".join(SET_KEYS)),
+            )
+        if key == "commander":
+            lvl = catalog.find("commander_levels", value)
+            if lvl is None:
+                raise UnknownEntry(
+                    L_("unknown commander level '{value}'", value=value),
+                    catalog.did_you_mean("commander_levels", value) or _one_of(catalog, "commander_levels"),
+                )
+            return lvl.id, None
+        if key == "clan":
+            c = catalog.find("clans", value)
+            if c is None:
+                raise UnknownEntry(
+                    L_("unknown clan '{value}'", value=value),
+                    catalog.did_you_mean("clans", value) or _one_of(catalog, "clans"),
+                )
+            return c.id, None
+        if key == "points":
+            try:
+                n = int(value)
+            except ValueError:
+                raise UsageError(L_("points must be a whole number, not '{value}'", value=value), "e.g. 400") from None
+            if n <= 0:
+                raise UsageError(L_("points must be positive, not {n}", n=n))
+            return n, None
+        if key == "occult":
+            v = value.strip().lower()
+            if v in ("true", "yes", "on", "1"):
+                return True, None
+            if v in ("false", "no", "off", "0"):
+                return False, None
+            raise UsageError(L_("occult takes true or false, not '{value}'", value=value))
+        if key == "general":
+            if not value.strip():
+                return None, None  # no general named: the list's hero leads
+            return self.game.troop(catalog, value).name, None
+        return value, None
+
+    def apply(self, data: ListData, catalog: Catalog, key: str, value: str) -> tuple[list[str], Where]:
+
+        v, _ = self.value(catalog, key, value)
+        if v is None:
+            if key in data:
+                delete_key(data, key)
+            return [L_("removed {key}", key=key)], (key,)
+        set_key(data, key, v)
+        return [L_("set {key} = {value}", key=key, value=str(v).lower() if isinstance(v, bool) else v)], (key,)
+
+
+class KenseiEditing(EditingPart):
+    """How add and remove change an army: a unit of a troop (its models, leader and standard),
+    the last unit of a troop taken off; the game's own edits change a unit by its place."""
+
+    add_options = frozenset({"models", "led_by", "standard"})
+    remove_options = frozenset()
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        # this module's operations: a unit's models, standard, leader; duplicate and remove a unit
+        self.edits = sys.modules[__name__]
+
+    def option_refusal(self, verb: str, opt: str) -> str:
+        if verb == "remove":
+            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
+        if opt == "count":
+            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
+        return super().option_refusal(verb, opt)
+
+    def add(
+        self,
+        data: ListData,
+        catalog: Catalog,
+        name: str,
+        count: int | None = None,
+        *,
+        models: int | None = None,
+        led_by: str | None = None,
+        standard: bool = False,
+        **options: Any,
+    ) -> tuple[list[str], Where | None]:
+
+        t = self.game.troop(catalog, name)
+        n = models if models is not None else default_models(catalog, t)
+        if n < 1:
+            raise UsageError(L_("{option} must be at least 1, not {n}", option=option("models"), n=n))
+        if led_by is not None:
+            self.game.troop(catalog, led_by)
+        i = add_troop(data, t.name, n, led_by, standard)
+        return [L_("added {n} {name}", n=n, name=t.name) if n > 1 else L_("added {name}", name=t.name)], ("troops", i)
+
+    def remove(self, data: ListData, catalog: Catalog, name: str, count: int | None = 1, **options: Any) -> list[str]:
+
+        removed = remove_troop(data, name, catalog)
+        return [L_("removed {name}", name=removed.get("troop") if isinstance(removed, dict) else removed)]

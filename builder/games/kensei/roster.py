@@ -22,9 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.platypus import CondPageBreak, Flowable, Table, TableStyle
 
+from builder.catalog.loader import load_catalog
 from builder.catalog.overlay import display_name, display_text
-from builder.errors import UsageError, option
-from builder.games.kensei.rules import ROUT_PERCENT, entry_points, hand_size, limit_table, rout_threshold
+from builder.errors import DaimyoError, UsageError, option
+from builder.games.kensei.rules import (
+    ROUT_PERCENT,
+    entry_points,
+    hand_size,
+    limit_table,
+    load_list,
+    rout_threshold,
+)
 from builder.i18n import L_, N_, _, ngettext, tr
 from builder.kit import fonts, pdfbase
 from builder.kit.blocks import (
@@ -48,14 +56,17 @@ from builder.kit.blocks import (
     tables_compact,
     validation_block,
 )
+from builder.kit.fields import COMMON_KEYS
 from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
 from builder.kit.pdfbase import appendix, list_display_name
 from builder.paths import templates_dir
 from builder.rulebooks import format_source
-from builder.yamlio import load_yaml
+from builder.yamlio import Positions, load_yaml
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
+    from builder.games.kensei.rules import KenseiList
+    from builder.systems.parts import PreviewLine, Row
 
 SEED = "001_dbcd2f61c1014419.txt"
 DASH = "\u2014"
@@ -1150,3 +1161,86 @@ def _card_footer(a: _CardArea) -> None:
     pdfbase.draw_text_box(
         c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5, valign="middle", wrap=False
     )
+
+
+# -- the game's printing parts (``gs.sheet``, ``gs.unit_cards``), made from the game when first asked for
+
+
+class KenseiRoster:
+    """The army roster Kensei prints instead of cards (the ``SheetPrinter`` part)."""
+
+    kind = "roster"
+    what = "roster"
+    line_section = "troops"
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def render(self, doc: Any, catalog: Catalog, lst: KenseiList, result: Any, out_path: Path, **options: Any) -> Path:
+
+        return render_roster(doc, catalog, lst, result, out_path, **options)
+
+    def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
+        """A unit of one model of troop ``name`` on the roster, as a list holding it alone prints it."""
+
+        header = ["#", "Troop", *STAT_COLUMNS, "Models", "AP/model", "AP/unit", "Abilities"]
+        pack = str(pack_path)
+        try:
+            catalog = load_catalog("kensei", [pack])
+            entry = catalog.find("troops", name)
+            if entry is None:
+                return None
+            clans = [str(c) for c in getattr(entry, "clans", None) or []]
+            # the list ``daimyo new`` starts with the troop's clan and the pack, the unit added to it
+            data, _ = self.game.new_list.make(catalog, {"clan": clans[0] if clans else "buke", "packs": [pack]})
+            self.game.editing.add(data, catalog, name, models=1)
+            lst, _ = load_list(_MadeList(data), catalog)
+            e = lst.entries[-1]
+            e.points, e.cost_known = entry_points(e, dict(catalog.default_rules()))  # as the roster prices it
+            t = troop_line(e, catalog)
+        except DaimyoError:
+            return None
+        return {
+            "header": header,
+            "cells": [
+                "1",
+                t["name"],
+                *(t["stats"][c] for c in STAT_COLUMNS),
+                t["models"],
+                t["per_model"],
+                t["points"],
+                t["abilities"],
+            ],
+            "notes": t["facts"] + t["tags"],
+        }
+
+
+class _MadeList:
+    """A list document made here rather than read from a file (the rules read its game's keys)."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.positions = Positions("<preview>")
+
+    def body(self) -> dict:
+        return {k: v for k, v in self.data.items() if k not in COMMON_KEYS}
+
+
+class KenseiUnitCards:
+    """One card per troop profile of an army (the ``UnitCards`` part): printed after the roster
+    with ``--unit-cards``, and as card images or a Tabletop Simulator deck."""
+
+    sizes: tuple[str, ...] = ("poker", "tarot")
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def data(self, lst: KenseiList, catalog: Catalog) -> list[Row]:
+
+        return unit_card_data(lst, catalog)
+
+    def draw(
+        self, c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
+    ) -> None:
+
+        draw_unit_card(c, d, w, h, g, warnings, marks=marks)

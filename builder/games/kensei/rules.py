@@ -1805,3 +1805,10 @@ FINDING_CODES = codes(
         ),
     },
 )
+
+
+def default_models(catalog: Catalog, troop: Any) -> int:
+    """The models a new unit of ``troop`` starts with: a unit troop's least (at least 3), else 1."""
+    if troop_facts(troop, catalog)["unit"] is True:
+        return max(3, troop.unit_min or 3)
+    return 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.games.kensei.rules import entry_points, load_list
 from builder.names import fold
 from builder.systems.parts import HouseRules, UnitRow
 
@@ -24,7 +25,6 @@ class KenseiUnits:
         self.game = game
 
     def unit_rows(self, doc: Any, catalog: Any, rules: HouseRules) -> list[UnitRow]:
-        from builder.games.kensei.rules import entry_points, load_list  # noqa: PLC0415 - the rules engine only when a list is read; `daimyo catalog list` loads none
 
         hit = getattr(doc, "loaded", None)  # read by the check of this very data already
         lst = hit[2] if hit is not None and hit[0] is doc.data and hit[1] is catalog else load_list(doc, catalog)[0]

@@ -1094,3 +1094,8 @@ FINDING_CODES = codes(
         "example-board": ("info", N_("the province names come from an example board pack, not the rulebook")),
     },
 )
+
+
+def written_text(value: object) -> str:
+    """A value of the list as written, when it is text or a number; "" otherwise."""
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""

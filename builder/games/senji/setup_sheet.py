@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.catalog.loader import load_catalog
 from builder.catalog.overlay import display_name, display_text
+from builder.errors import DaimyoError
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
 from builder.i18n import N_, _
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
     from builder.findings import CheckResult
     from builder.games.senji.rules import SenjiList
+    from builder.systems.parts import PreviewLine
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
@@ -278,3 +280,44 @@ def _host(players: list, samurai_by: dict) -> int | None:
         elif h == best:
             tie = True
     return None if tie else who
+
+
+class SenjiSetupSheet:
+    """The setup sheet Senji prints instead of cards (the ``SheetPrinter`` part)."""
+
+    kind = "setup"
+    what = "setup sheet"
+    line_section = "provinces"
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def render(
+        self,
+        doc: Any,
+        catalog: Catalog,
+        lst: SenjiList,
+        result: Any,
+        out_path: Path,
+        *,
+        unit_cards: bool = False,
+        card: object = None,
+        **options: Any,
+    ) -> Path:
+
+        return render_setup(doc, catalog, lst, result, out_path, **options)
+
+    def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
+        """Province ``name`` on the setup sheet: named first, with its fortress and a unit."""
+        header = ["#", "Province (naming order)", "Fortress", "Units", "Samurai"]
+        try:
+            catalog = load_catalog("senji", [str(pack_path)])
+            if catalog.find("provinces", name) is None:
+                return None
+            return {
+                "header": header,
+                "cells": ["1", _name(catalog, "provinces", name), "1", "1", ""],
+                "notes": [],
+            }
+        except DaimyoError:
+            return None
