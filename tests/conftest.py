@@ -118,6 +118,46 @@ def examples(n: int) -> int:
     return n * max(1, FUZZ)
 
 
+_EVENT_TEMPLATE: list[bytes] = []
+
+
+def _migrate_from_template(real_migrate):
+    """``builder.event.db.migrate`` in this process: a new, empty SQLite event database gets the
+    bytes of one migrated once a process by Alembic (the same tables, indexes and revision; most
+    of a migration's time is Alembic reading its scripts again); any other database, one that
+    holds something (an older schema) and PostgreSQL are migrated as they are."""
+    from builder.event import db
+
+    def migrate(engine) -> None:
+        path = db.sqlite_path(str(engine.url))
+        wal = None if path is None else path.with_name(path.name + "-wal")
+        if path is None or not path.is_file() or path.stat().st_size or (wal is not None and wal.exists()):
+            return real_migrate(engine)
+        if not _EVENT_TEMPLATE:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="daimyo-event-template-") as tmp:
+                template = Path(tmp) / "event.db"
+                made = db.make_engine(f"sqlite:///{template.as_posix()}", pooled=False)
+                real_migrate(made)
+                made.dispose()
+                _EVENT_TEMPLATE.append(template.read_bytes())
+        path.write_bytes(_EVENT_TEMPLATE[0])  # into the file made for it, keeping its mode
+        return None
+
+    return migrate
+
+
+def pytest_runtest_setup(item):
+    """Once daimyo's event database module is imported (not before: most tests never need it),
+    new SQLite events start from a migrated copy (``_migrate_from_template``); the tests of
+    migrations themselves start from an older schema, which is migrated for real."""
+    db = sys.modules.get("builder.event.db")
+    if db is not None and not getattr(db.migrate, "from_template", False):
+        db.migrate = _migrate_from_template(db.migrate)
+        db.migrate.from_template = True
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _cache_dir(tmp_path_factory):
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
