@@ -38,7 +38,7 @@ DOCUMENTS = {
     "builder/render/cards/alignment.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
     "builder/kit/pdfbase.py": [" --to code"],
     "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
-    "builder/games/satsuma/system.py": ["('daimyo add --variant' writes it out)"],
+    "builder/games/satsuma/edits.py": ["('daimyo add --variant' writes it out)"],
     # the web API's descriptions name the command that gives the same answer
     "builder/web/analytics_view.py": ["'daimyo stats LIST --format json'", "'daimyo hand LIST --seed N --format json'"],
     "builder/web/compare.py": ["'daimyo diff A B --format json'"],

@@ -52,14 +52,15 @@ def test_the_any_count_sees_an_any_written_in_a_protocol():
 
 
 def _declared(cls: type) -> list[tuple[str, part, object]]:
-    """(attribute, part, its annotation as written) of every part declared along ``cls``'s classes."""
-    out = []
+    """(attribute, part, its annotation as written) of every part in force on ``cls``: declared
+    along its classes, the most derived declaration of each (a game overrides a shared part)."""
+    found: dict[str, tuple[str, part, object]] = {}
     for klass in reversed(cls.__mro__):
         notes = inspect.get_annotations(klass)  # as written: strings, with the postponed annotations
         for attr, value in klass.__dict__.items():
             if isinstance(value, part):
-                out.append((attr, value, notes.get(attr)))
-    return out
+                found[attr] = (attr, value, notes.get(attr))
+    return list(found.values())
 
 
 @pytest.mark.parametrize("system", ids())

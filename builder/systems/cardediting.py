@@ -12,7 +12,7 @@ from builder.i18n import L_
 from builder.kit.edit import add_copies, insert_key_after, keys_naming, remove_copies
 from builder.names import did_you_mean
 from builder.systems.base import Pick, loc_of, same_as
-from builder.systems.cards import copies, mapping_of
+from builder.systems.deckcounts import copies, mapping_of
 from builder.systems.editing import EditingPart
 from builder.systems.parts import ListData, Where
 

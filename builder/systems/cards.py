@@ -8,32 +8,18 @@ the comment lines above the card they introduce.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from builder.errors import EditRefused
 from builder.i18n import L_, Ln_
 from builder.systems.base import GameCatalog, GameList, GameSystem, Pick
-from builder.systems.parts import Cost, Editing, Entry, ListData, Summary, Where, part
+from builder.systems.deckcounts import copies, mapping_of
+from builder.systems.parts import Cost, Entry, ListData, Summary, Where, part
 from builder.systems.questions import QuestionsPart
 from builder.systems.view import BrowsePart
 
-
-def copies(mapping: Mapping[Any, Any], keys: Iterable[Any]) -> int:
-    total = 0
-    for k in keys:
-        v = mapping[k]
-        total += int(v.get("count", 1)) if isinstance(v, dict) else int(v)
-    return total
-
-
-def mapping_of(data: ListData, key: str) -> dict[Any, Any]:
-    m = data.get(key)
-    if not isinstance(m, dict):
-        raise EditRefused(
-            L_("the list has no '{key}:' mapping to edit", key=key), L_("add '{key}: {{}}' to the file", key=key)
-        )
-    return m
+if TYPE_CHECKING:
+    from builder.systems.cardediting import CardEditing
 
 
 class CardBrowse(BrowsePart):
@@ -96,7 +82,7 @@ class CardGame(GameSystem[GameList, GameCatalog]):
     deck_word = "deck"  # where copies go, in messages
     browse = part(CardBrowse)  # the catalog beside a deck: its card sections
     questions = part(CardQuestions)  # what adding a card would do
-    editing: part[Editing[Any]] = part(
+    editing: part[CardEditing] = part(
         "builder.systems.cardediting:CardEditing"
     )  # how add and remove change copies of a card
 
