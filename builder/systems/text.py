@@ -8,8 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from builder.kit.textform import CARDS_FACET, q
 from builder.systems.parts import ListData, Summary
+
+
+def _textform() -> Any:
+    """The text form's patterns, compiled on first use: ``daimyo check`` (whose game parts
+    import this module) writes and reads no text form."""
+    import builder.kit.textform as textform  # noqa: PLC0415 - its patterns cost 2-3 ms to compile; a check reads none
+
+    return textform
 
 
 class TextPart:
@@ -42,12 +49,14 @@ class TextPart:
         if not isinstance(held, dict):
             return []
         return [
-            f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict) else f"{n} {q(name)}"
+            f"{n.get('count', 1)} {_textform().q(name)} (printed: {n.get('printed')})"
+            if isinstance(n, dict)
+            else f"{n} {_textform().q(name)}"
             for name, n in held.items()
         ]
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        return bool(CARDS_FACET.match(seg))
+        return bool(_textform().CARDS_FACET.match(seg))
 
     def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
         p.card_line(line, no, col)
