@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from builder.games.kensei import rules as core
-from builder.i18n import L_, _
+from builder.i18n import L_, _, tr
 from builder.kit.facts import Loaded, num_text, rule_limits, share
 from builder.systems.analytics import AnalyticsPart
 
@@ -33,7 +33,7 @@ def _points_rows(d: dict, limit: Any) -> list[dict]:
 def kensei_lines(st: Mapping[str, Any]) -> list[str]:
     lines = []
     for block in st["points"]:
-        lines.append(_heading(block["by"], st["battle_size"]) + ":")
+        lines.append(tr(_points_by(block["by"], st["battle_size"])) + ":")
         width = max((len(str(v["value"])) for v in block["values"]), default=0)
         for v in block["values"]:
             lines.append(f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} {_('AP')}  {100 * v['share']:5.1f}%")
@@ -47,17 +47,6 @@ def _points_by(by: str, points: Any) -> str:
     if by == "type":
         return L_("Points by troop type (of {points} AP)", points=points)
     return L_("Points by troop title (of {points} AP)", points=points)
-
-
-def _heading(by: str, size: object) -> str:
-    """``Points by troop class (of 200 AP)``."""
-    if by == "class":
-        return _("Points by troop class (of {n} AP)").format(n=size)
-    if by == "type":
-        return _("Points by troop type (of {n} AP)").format(n=size)
-    if by == "title":
-        return _("Points by troop title (of {n} AP)").format(n=size)
-    return f"Points by troop {by} (of {size} AP)"
 
 
 class KenseiAnalytics(AnalyticsPart):

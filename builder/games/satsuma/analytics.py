@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.games.satsuma import rules as core
 from builder.games.satsuma.rules import SUIT_NAMES
-from builder.i18n import L_, Text, _
+from builder.i18n import L_, Text, _, tr
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
@@ -86,17 +86,6 @@ def satsuma_hand_lines(h: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _roles(roles: list[str]) -> str:
-    """Who may count a suit: ``attacker and defender``."""
-    words = {"attacker": _("attacker"), "defender": _("defender")}
-    shown = [words.get(r, r) for r in roles]
-    if len(shown) == 1:
-        return shown[0]
-    if len(shown) == 2:
-        return _("{a} and {b}").format(a=shown[0], b=shown[1])
-    return " and ".join(shown)
-
-
 def satsuma_facts(ld: Loaded) -> dict:
 
     cards_of = []
@@ -132,7 +121,7 @@ def satsuma_lines(st: Mapping[str, Any]) -> list[str]:
         facts = _("{cards} cards  max {max}  mean {mean}").format(
             cards=f"{s['cards']:>3}", max=f"{s['max']:>2}", mean=f"{s['mean']:4.1f}"
         )
-        lines.append(f"  {s['suit']:<9} {facts}  {_roles(s['roles'])}")
+        lines.append(f"  {s['suit']:<9} {facts}  {tr(_roles_text(s['roles']))}")
     return lines
 
 
