@@ -20,7 +20,8 @@ import urllib.parse
 from pathlib import Path
 
 from builder.errors import UsageError, one_line, option
-from builder.event.intake import decode
+from builder.event.intake import MAX_SUBMISSION_BYTES, decode
+from builder.i18n import _
 
 DEFAULT_TIMEOUT = 60.0  # seconds for one request, answer and all
 MAX_ANSWER_BYTES = 1024 * 1024  # a submission's answer: its findings and list, a few kilobytes
@@ -59,8 +60,14 @@ def _split(url: str) -> urllib.parse.SplitResult:
 
 
 def _list_text(source: str) -> str:
-    if source == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>")
+    if source == "-":  # no more than the server takes, and one byte to tell that there is more
+        data = sys.stdin.buffer.read(MAX_SUBMISSION_BYTES + 1)
+        if len(data) > MAX_SUBMISSION_BYTES:
+            raise UsageError(
+                _("<stdin>: too large: over {n:,} bytes").format(n=MAX_SUBMISSION_BYTES),
+                _("hand in one list, not a collection"),
+            )
+        return decode(data, "<stdin>")
     p = Path(source)
     try:
         is_file = p.is_file()

@@ -33,6 +33,7 @@ from builder.event.db import (
 from builder.event.intake import EventRefused
 from builder.event.seal import verify_revealed
 from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
+from builder.i18n import _
 from builder.lists.dump import dump_list_yaml
 from builder.render.api import render_list
 from builder.render.book import total_of, verdict_of
@@ -52,6 +53,12 @@ EXPORT_COLUMNS = (
     "secret",
     "time",
 )
+# ``verify URL``: the revealed lists' answer, every version of every list with its secret
+MAX_REVEALED_BYTES = 64 * 1024 * 1024
+# ... and its submissions: each is read and checked again (milliseconds each), and 64 MiB of small
+# entries would be hundreds of thousands of them. An event of 500 players handing in 20 versions
+# each stays under it.
+MAX_REVEALED_ENTRIES = 10_000
 BACKUP_KEY = "daimyo_event_backup"
 BACKUP_VERSION = 1
 
@@ -177,7 +184,7 @@ def revealed_entries(source: str, timeout: float = 60.0) -> tuple[str, list[dict
             if url.endswith(tail):
                 url = url[: -len(tail)]
         try:
-            status, data = request_json(url + "/api/reveal", timeout=timeout, limit=64 * 1024 * 1024)
+            status, data = request_json(url + "/api/reveal", timeout=timeout, limit=MAX_REVEALED_BYTES)
         except Unreachable:
             raise UsageError(
                 f"{url}: cannot read the revealed lists: nothing answers there",
@@ -214,6 +221,13 @@ def _entries(data, where: str) -> list[dict]:
         or not isinstance(data.get("event"), dict)
     ):
         raise UsageError(f"{where}: not the revealed lists of an event (no 'event' and 'submissions')", hint)
+    if len(data["submissions"]) > MAX_REVEALED_ENTRIES:  # refused before any is checked
+        raise UsageError(
+            _("{where}: {n:,} submissions, more than the {most:,} an event's revealed lists may hold").format(
+                where=where, n=len(data["submissions"]), most=MAX_REVEALED_ENTRIES
+            ),
+            _("check the address: is it the event's?"),
+        )
     out = []
     for i, e in enumerate(data["submissions"], 1):
         if not isinstance(e, dict):
