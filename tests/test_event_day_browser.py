@@ -316,3 +316,53 @@ def test_an_event_day_on_postgresql_with_two_servers(browser, shots, tmp_path, c
     if cluster is None:
         pytest.skip(postgres_reason())
     run_day(browser, shots, tmp_path, cli, cluster.new_database(), servers=2)
+
+
+@pytest.mark.slow  # a journey in the browser
+def test_a_player_drops_themselves_on_their_page_after_confirming(browser, shots, tmp_path, cli):
+    """Round 1 is being played; Aiko drops on her page: a stray first press only asks, the
+    confirmation drops her, her game of round 1 stays, and the organiser's day page says she
+    dropped herself."""
+    from test_event import Server
+    from test_event_day import new_day
+
+    from builder.event import day as event_day
+    from builder.event.store import Event
+
+    folder = str(tmp_path / "drop")
+    tokens = new_day(cli, folder, None, ("Aiko", "Bo", "Chen", "Dai"))
+    org_token = cli("event", "token", folder, "--organiser").stdout.split("token=")[1].strip()
+    ev = Event.open(folder)
+    event_day.pair(ev)
+    server = Server(folder)
+    days = Day(browser, [server.url])
+    try:
+        aiko = days.player(0, f"{server.url}/submit?token={tokens['Aiko']}")
+        expect(aiko.locator("#drop-self h2")).to_have_text("Drop from the event")
+        aiko.click("#drop-me")
+        expect(aiko.locator("h1")).to_have_text("Drop from the event?")
+        expect(aiko.locator("#confirm-text")).to_contain_text("A round being played is not changed")
+        shots(aiko, "drop-1-player-asked.png", full_page=True)
+        assert event_day.dropped_players(ev) == {}  # the first press only asks
+        aiko.click("#cancel")
+        expect(aiko).to_have_url(server.url + "/submit")
+        aiko.click("#drop-me")
+        aiko.click("#confirm")
+        expect(aiko).to_have_url(server.url + "/submit")
+        expect(aiko.locator("#dropped")).to_have_text(
+            "You dropped from the event after round 1: you are paired in no round from now on."
+        )
+        expect(aiko.locator("#drop-me")).to_have_count(0)
+        expect(aiko.locator("#game-1")).to_be_visible()  # her game of round 1 is still hers to play
+        shots(aiko, "drop-2-player-dropped.png", full_page=True)
+        org = days.tab(server.url)
+        org.goto(f"{server.url}/organiser?token={org_token}")
+        org.goto(server.url + "/organiser/day")
+        expect(org.locator("#standings tr[data-player='Aiko']")).to_contain_text("Aiko (dropped by themselves)")
+        expect(org.locator("#drop-player option")).to_have_count(3)
+        shots(org, "drop-3-organiser-day.png", full_page=True)
+        assert event_day.dropped_players(ev)["Aiko"]["by"] == "player Aiko"
+        assert days.errors == []
+    finally:
+        days.close()
+        server.stop()

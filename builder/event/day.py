@@ -39,10 +39,13 @@ __all__ = [
     "DaySettings",
     "DayState",
     "change_log",
+    "check_drop",
     "confirm_result",
     "dispute_result",
     "drop",
+    "dropped_players",
     "enter_result",
+    "is_over",
     "pair",
     "pairings_of",
     "parse_points",
@@ -915,22 +918,72 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
 # -- drops -------------------------------------------------------------------------------------
 
 
+def _over(day: DayState) -> bool:
+    """The final of the cut is played: its one game has a confirmed result."""
+    if not day.rounds or day.rounds[-1]["kind"] != "elimination" or len(day.rounds[-1]["pairings"]) != 1:
+        return False
+    (final,) = day.rounds[-1]["pairings"]
+    return final["b"] is None or (final["result"] is not None and final["result"]["confirmed_at"] is not None)
+
+
+def is_over(ev: Event) -> bool:
+    """Whether the event is over: the final of its cut is played (a Swiss event pairs on as
+    long as the organiser pairs rounds)."""
+    with ev.engine.connect() as conn:
+        return _over(_read(conn, ev))
+
+
 def drop(ev: Event, name: str, who: Who | str | None = CLI) -> Row:
     """Take a player out of the rounds paired from now on; their games are kept. The organiser,
-    or the player themselves."""
+    or the player themselves; refused once the event is over."""
     who = _who(ev, who)
     with ev.engine.begin() as conn:
         ev.claim(conn)
         pid = _player_id(conn, ev, name)
-        if who.role != "organiser" and who.player_id != pid:
-            raise EventRefused(_("only the organiser, or the player themselves, drops a player"), status=403)
         day = _read(conn, ev)
-        if pid in day.dropped:
-            raise EventRefused(
-                _("{name} dropped after round {n} already").format(name=day.name(pid), n=day.dropped[pid]), status=409
-            )
+        _may_drop(day, pid, who)
         conn.execute(
             insert(drops).values(event_id=ev.id, player_id=pid, after_round=day.last, at=db.now(), actor=who.actor)
         )
         _record(conn, ev, who, "player-dropped", str(day.name(pid)), day.last or None)
     return {"player": day.name(pid), "after_round": day.last}
+
+
+def check_drop(ev: Event, name: str, who: Who | str | None = CLI) -> None:
+    """EventRefused, as ``drop`` would refuse, when ``who`` may not drop ``name`` now; nothing
+    is written (a page asks for confirmation only of a drop that can be done)."""
+    who = _who(ev, who)
+    with ev.engine.connect() as conn:
+        _may_drop(_read(conn, ev), _player_id(conn, ev, name), who)
+
+
+def _may_drop(day: DayState, pid: int, who: Who) -> None:
+    if who.role != "organiser" and who.player_id != pid:
+        raise EventRefused(_("only the organiser, or the player themselves, drops a player"), status=403)
+    if pid in day.dropped:
+        raise EventRefused(
+            _("{name} dropped after round {n} already").format(name=day.name(pid), n=day.dropped[pid]), status=409
+        )
+    if _over(day):
+        raise EventRefused(
+            _("the final is played: the event is over, and nobody drops from it"),
+            command_line(_("see 'daimyo event standings DIR'")),
+            status=409,
+        )
+
+
+def dropped_players(ev: Event) -> dict[str, Row]:
+    """Every dropped player by name: ``{after_round, at, by, themselves}``, ``by`` who dropped
+    them (``organiser`` or ``player NAME``) and ``themselves`` whether it was the player."""
+    with ev.engine.connect() as conn:
+        names = {p["id"]: p["name"] for p in ev.players(conn)}
+        rows = conn.execute(select(drops).where(drops.c.event_id == ev.id)).mappings().all()
+    return {
+        names[r["player_id"]]: {
+            "after_round": r["after_round"],
+            "at": r["at"],
+            "by": r["actor"],
+            "themselves": r["actor"] == f"player {names[r['player_id']]}",
+        }
+        for r in rows
+    }

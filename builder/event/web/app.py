@@ -321,6 +321,8 @@ class EventContext:
             text=text,
             choices=getattr(refused, "choices", []),
             max_bytes=MAX_SUBMISSION_BYTES,
+            dropped=day.dropped_players(self.ev).get(who.name),
+            over=day.is_over(self.ev),
         )
 
     def dashboard(self, who: Who, opened=None, status: int = 200) -> Response:
@@ -710,6 +712,7 @@ def day_page(ctx: EventContext, who: Who, warnings: list[str] | None = None) -> 
         playing=playing,
         clubs={p["name"]: p.get("club") for p in ctx.ev.players() if not p["revoked"]},
         disputes=disputes,
+        dropped_by=day.dropped_players(ctx.ev),
         warnings=warnings or [],
         score_label=score_label(ctx.system),
     )
@@ -878,6 +881,35 @@ def player_confirm(
         day.dispute_result(ctx.ev, who, n, t, reason)
     else:
         day.confirm_result(ctx.ev, who, n, t)
+    return RedirectResponse("/submit", status_code=303)
+
+
+def player_drop(request: Request, csrf: str = Form(""), confirm: str = Form(""), player: str = Form("")) -> Response:
+    """A player drops themselves from the event: the first press shows what it does and asks
+    again (a page, no script); only the form of that page acts. Recorded as the player's own."""
+    ctx = context(request)
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    ctx.check_csrf(who, csrf)
+    if player.strip() and " ".join(player.split()) != who.name:
+        raise EventRefused(_("a player drops only themselves"), _("the organiser drops other players"), status=403)
+    if confirm != "drop":
+        day.check_drop(ctx.ev, who.name, who)  # refused now, not after the confirmation
+        return ctx.page(
+            "confirm.html",
+            action="drop",
+            post_to="/submit/drop",
+            csrf=ctx.ev.csrf(who),
+            title=_("Drop from the event?"),
+            text=_(
+                "You are paired in no round from now on; the games you played are kept. A round being "
+                "played is not changed: play your game in it and enter its result. It cannot be undone."
+            ),
+            button=_("Yes, drop me from the event"),
+            player="",
+            back="/submit",
+            cancel=_("Cancel: back to your page"),
+        )
+    day.drop(ctx.ev, who.name, who)
     return RedirectResponse("/submit", status_code=303)
 
 
@@ -1155,6 +1187,7 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/submit/result", include_in_schema=False)(player_result)
     app.post("/submit/confirm", include_in_schema=False)(player_confirm)
     app.post("/submit/dispute", include_in_schema=False)(player_confirm)
+    app.post("/submit/drop", include_in_schema=False)(player_drop)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
     app.get("/lists/{submission_id}/list.pdf", include_in_schema=False)(revealed_pdf)
     app.get("/v/{code}", response_class=HTMLResponse, include_in_schema=False)(shared_list)
