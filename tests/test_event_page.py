@@ -20,7 +20,7 @@ from test_event import BUKE, TOO_MANY_ARCHERS, Server, csrf_of, new_event, pdf_t
 
 from builder.errors import UsageError
 from builder.event.store import CHECKS_PER_MINUTE, CLI, Event
-from builder.event.web.app import MAX_CODE
+from builder.limits import MAX_VIEWER_CODE_CHARS
 
 
 @pytest.fixture
@@ -252,22 +252,69 @@ def test_a_revealed_list_reads_as_text_with_its_code_link_and_pdf(site, tmp_path
     assert export(code, to="text") == export(BUKE, to="text")  # the code is the list
     link = re.search(r'id="share-link" href="([^"]+)"', page).group(1)
     assert link == f"/v/{code}"
-    shared = anyone.get(link)
-    assert shared.status_code == 200 and "5x Samurai Yari (25)" in shared.text and "legal" in shared.text
+    shared = anyone.get(link)  # the viewer's page of the code
+    assert (
+        shared.status_code == 200
+        and "5 × Samurai Yari" in shared.text
+        and 'class="verdict v-legal">legal</span>' in shared.text
+    )
     pdf = anyone.get(f"/lists/{sid}/list.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     (tmp_path / "list.pdf").write_bytes(pdf.content)
     assert "Samurai Yari" in pdf_text(tmp_path / "list.pdf")
-    # what is not a code is refused in one line
-    for bad, why in (
-        ("garbage", "this is not a share code"),
-        ("DMY1-" + "A" * 40, "this share code cannot be read here"),
-        ("DMY1-" + "A" * (MAX_CODE - 5), "this share code cannot be read here"),
-        ("DMY1-" + "A" * (MAX_CODE - 4), f"this share code is too long: at most {MAX_CODE:,} characters"),
-    ):
-        r = anyone.get(f"/v/{bad}")
-        assert r.status_code == 400 and refusal(r).startswith(why), (bad[:20], r.status_code)
     assert anyone.get("/lists/999/list.pdf").status_code == 404
+
+
+def viewer_of(srv):
+    """The stateless viewer's application, its links made for the event server's address."""
+    from fastapi.testclient import TestClient
+
+    from builder.viewer.app import make_app
+
+    return TestClient(make_app(base=srv.url), raise_server_exceptions=False)
+
+
+def test_a_share_codes_list_on_the_event_server_is_the_viewers_page(site):
+    from builder import export
+
+    srv = site["server"]
+    anyone = browser_of(srv)
+    code = export(BUKE, to="code")
+    with viewer_of(srv) as viewer:
+        for path, headers in (
+            (f"/v/{code}", {}),
+            (f"/v/{code}", {"Accept-Language": "fr-FR,fr;q=0.9"}),
+            (f"/v/{code}", {"Accept-Language": "ja"}),
+            (f"/v/{code}/table", {}),
+            (f"/v/{code}/list.yaml", {}),
+        ):
+            ours, theirs = anyone.get(path, headers=headers), viewer.get(path, headers=headers)
+            assert (ours.status_code, theirs.status_code) == (200, 200), path
+            assert ours.text == theirs.text, (path, headers)  # the same verdict, table, links and language
+            assert ours.headers.get_list("content-security-policy") == [theirs.headers["content-security-policy"]]
+            assert ours.headers["content-type"] == theirs.headers["content-type"]
+        page = anyone.get(f"/v/{code}").text
+        assert f'href="/v/{code}/list.pdf"' in page and f'href="{srv.url}/v/{code}"' in page
+        pdf = anyone.get(f"/v/{code}/list.pdf")
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+        assert anyone.head(f"/v/{code}").status_code == 200  # a link preview's request
+        assert anyone.get("/").headers["content-security-policy"].startswith("default-src 'none'; style-src 'self'")
+
+
+@pytest.mark.parametrize(
+    ("bad", "status", "words"),
+    [
+        ("garbage", 400, "This is not a link to a list"),
+        ("DMY1-" + "A" * 40, 400, "This list cannot be read"),
+        ("DMY1-" + "A" * (MAX_VIEWER_CODE_CHARS - 4), 400, "This link is too long"),
+    ],
+)
+def test_a_bad_share_code_is_refused_in_the_viewers_words(site, bad, status, words):
+    srv = site["server"]
+    with viewer_of(srv) as viewer:
+        ours, theirs = browser_of(srv).get(f"/v/{bad}"), viewer.get(f"/v/{bad}")
+    assert ours.status_code == theirs.status_code == status
+    assert f"<h1>{words}</h1>" in ours.text and ours.text == theirs.text
 
 
 def test_every_form_error_is_a_4xx_page(site):

@@ -13,7 +13,9 @@ A code longer than ``MAX_VIEWER_CODE_CHARS`` or whose body would expand past
 game or catalog entries not installed here is 404, and so is a list naming packs this viewer
 lacks (its page still shows the list, checked without them). No request is answered with 500.
 
-Only ``daimyo viewer`` imports this module; ``make_app`` builds the application.
+``daimyo viewer`` builds its application with ``make_app``; an event's server (``daimyo event
+serve``) answers its own ``/v/`` addresses with a ``Viewer`` of its own (``viewer_for``), so a
+share code reads the same on both.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import os
 import re
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -44,7 +47,7 @@ from builder.viewer.play import Play, play_of
 from builder.viewer.qr import qr_svg
 from builder.viewer.table import ICON_SVG, environment, inline, table_html, verdict_word
 
-__all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "make_app", "worker_app"]
+__all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "GET", "VIEWS", "Viewer", "make_app", "viewer_for", "worker_app"]
 
 DEFAULT_BUILDER = "http://127.0.0.1:8765"  # where 'daimyo serve' listens by default
 BUILDER_ENV = "DAIMYO_VIEWER_BUILDER"  # the builder address of the worker processes
@@ -56,6 +59,8 @@ CSP = (
     "manifest-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 GET = ["GET", "HEAD"]  # link previews may ask for the headers alone
+# the answers about one code: the address under /v/CODE and the kind of answer ``Viewer.answer`` draws
+VIEWS = (("", "page"), ("/table", "table"), ("/list.yaml", "yaml"), ("/list.pdf", "pdf"))
 NOT_HERE = ("not installed here", "this catalog does not have", "do not match this catalog", "matches several")
 
 KEPT = 256  # answers kept per process: a code drawn once is answered at the cost of a static page
@@ -209,6 +214,16 @@ class Viewer:
             headers["Content-Disposition"] = f'attachment; filename="{name}"'
         return Response(body, status_code=status, media_type=media, headers=headers)
 
+    def route(self, kind: str) -> Callable[[Request, str], Response]:
+        """The route answering ``/v/CODE`` and its tail for ``kind`` (a worker thread's: decoding
+        and drawing take a while)."""
+
+        def answer(request: Request, code: str) -> Response:
+            return self.answer(request, code, kind)
+
+        answer.__name__ = f"viewer_{kind}"
+        return answer
+
     def draw(self, request: Request, code: str, kind: str) -> tuple[int, bytes, str, str]:
         play = _play(code)
         status = 404 if play.missing else 200
@@ -240,16 +255,22 @@ def _html(body: str, status: int = 200, cache: str = "no-store") -> HTMLResponse
     )
 
 
+def viewer_for(builder: str | None = None, base: str | None = None, configured: bool = True) -> Viewer:
+    """The pages of a viewer. ``builder``: the address of the local builder that "Open in my
+    builder" goes to (``daimyo serve``'s default); ``base``: the public address for the links it
+    shows (with ``configured``, DAIMYO_VIEWER or config.toml when not given; else the address each
+    request came to)."""
+    if base is None and configured:
+        try:
+            base = viewer_base_or_none()
+        except UsageError:
+            base = None
+    return Viewer(builder or os.environ.get(BUILDER_ENV) or DEFAULT_BUILDER, base or None)
+
+
 def make_app(builder: str | None = None, base: str | None = None) -> FastAPI:
-    """The viewer's application. ``builder``: the address of the local builder that "Open in my
-    builder" goes to (``daimyo serve``'s default); ``base``: the viewer's public address for the
-    links it shows (DAIMYO_VIEWER or config.toml; else the address each request came to)."""
-    try:
-        base = base or viewer_base_or_none()
-    except UsageError:
-        base = None
-    builder = builder or os.environ.get(BUILDER_ENV) or DEFAULT_BUILDER
-    view = Viewer(builder, base)
+    """The viewer's application (``viewer_for`` says what ``builder`` and ``base`` are)."""
+    view = viewer_for(builder, base)
     app = FastAPI(title="daimyo viewer", docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.api_route("/healthz", methods=GET)
@@ -267,21 +288,8 @@ def make_app(builder: str | None = None, base: str | None = None) -> FastAPI:
         found = code_in(text) or text
         return RedirectResponse("/v/" + quote(found[:MAX_LINK_CHARS], safe=""), status_code=303)
 
-    @app.api_route("/v/{code}", methods=GET)
-    def list_page(request: Request, code: str) -> Response:
-        return view.answer(request, code, "page")
-
-    @app.api_route("/v/{code}/table", methods=GET)
-    def table(request: Request, code: str) -> Response:
-        return view.answer(request, code, "table")
-
-    @app.api_route("/v/{code}/list.yaml", methods=GET)
-    def yaml(request: Request, code: str) -> Response:
-        return view.answer(request, code, "yaml")
-
-    @app.api_route("/v/{code}/list.pdf", methods=GET)
-    def pdf(request: Request, code: str) -> Response:
-        return view.answer(request, code, "pdf")
+    for tail, kind in VIEWS:
+        app.api_route("/v/{code}" + tail, methods=GET)(view.route(kind))
 
     @app.exception_handler(404)
     async def not_found(request: Request, exc: Exception) -> Response:

@@ -12,7 +12,8 @@ on one database serve one event.
 * request bodies over ``MAX_BODY`` are refused (413) before they are read in full; players may
   hand in a few lists a minute, and an address that keeps giving wrong tokens is slowed (429);
 * every page is escaped HTML (Jinja2 autoescape) with a strict Content-Security-Policy and no
-  script at all.
+  script at all; but ``/v/CODE`` (a share code's list, with its table view, PDF and YAML), which
+  is the viewer's own page (``builder.viewer.app``), with the viewer's headers.
 """
 
 import html
@@ -43,14 +44,14 @@ from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
 from builder.i18n import N_, _, ngettext
+from builder.limits import MAX_VIEWER_CODE_CHARS
 from builder.render.book import score_name_of
-from builder.share.code import looks_like_code
+from builder.viewer.app import GET, VIEWS, viewer_for
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
 RETRY = {"retry-after": "30"}
 CONFIRM = ("lock", "reveal", "remove", "player-token", "drop")  # the organiser's actions that ask again first
-MAX_CODE = 32 * 1024  # a share code in a link: far more than any list needs
 
 
 def confirm_texts(action: str, player: str = "") -> tuple[str, str, str]:
@@ -194,7 +195,8 @@ class Limits:
             nonlocal started
             if msg["type"] == "http.response.start":
                 started = True
-                msg["headers"] = [*msg.get("headers", []), *HEADERS]
+                own = {bytes(name).lower() for name, _value in msg.get("headers", [])}
+                msg["headers"] = [*msg.get("headers", []), *(h for h in HEADERS if h[0] not in own)]
             await send(msg)
 
         try:
@@ -642,24 +644,6 @@ async def revealed_pdf(request: Request, submission_id: int) -> Response:
     return Response(
         data, media_type="application/pdf", headers={"content-disposition": f'inline; filename="list-{s["id"]}.pdf"'}
     )
-
-
-def shared_list(request: Request, code: str) -> Response:
-    """``/v/CODE``: the list of a share code, read from the code alone (nothing is stored)."""
-    ctx = context(request)
-    code = code.strip()
-    if len(code) > MAX_CODE:
-        raise EventRefused(
-            _("this share code is too long: at most {n:,} characters").format(n=MAX_CODE),
-            _("copy the whole code, from DMY to its end"),
-            status=400,
-        )
-    if not looks_like_code(code):
-        raise EventRefused(_("this is not a share code"), _("copy the whole code, from DMY to its end"), status=400)
-    shown = outputs.readable(code, None)
-    if not shown["text"]:
-        raise EventRefused(_("this share code cannot be read here"), _("check that it was copied whole"), status=400)
-    return ctx.page("shared.html", code=code, shown=shown)
 
 
 # -- the event's day on the pages: rounds, results, drops, standings -----------------------------
@@ -1140,7 +1124,7 @@ def create_app(folder: str | Path):
     )
     i18n.install_jinja(env)  # {% trans %}, _() and the current language
     env.filters["word"] = word
-    env.globals.update(verdict=verdict, finding_text=finding_text)
+    env.globals.update(verdict=verdict, finding_text=finding_text, max_viewer_code=MAX_VIEWER_CODE_CHARS)
     app = FastAPI(
         title="daimyo event",
         version="1",
@@ -1190,7 +1174,9 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/submit/drop", include_in_schema=False)(player_drop)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
     app.get("/lists/{submission_id}/list.pdf", include_in_schema=False)(revealed_pdf)
-    app.get("/v/{code}", response_class=HTMLResponse, include_in_schema=False)(shared_list)
+    view = viewer_for(base=None, configured=False)  # links to the address each request came to
+    for tail, kind in VIEWS:  # a share code's list: the viewer's own pages
+        app.api_route("/v/{code}" + tail, methods=GET, include_in_schema=False)(view.route(kind))
     app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(docs)
     app.get("/api/event", tags=["event"], summary=N_("The event and its players, as the token's holder may see them"))(
         api_event
