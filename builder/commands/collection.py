@@ -25,6 +25,7 @@ from builder.lists.collection import (
     read_csv_changes,
 )
 from builder.lists.document import load_list
+from builder.safeout import spreadsheet_cell
 
 cli = typer.Typer()  # this module's commands; register() puts them on the app
 
@@ -80,7 +81,7 @@ def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
     for r in rows:
-        w.writerow([r[c] for c in columns])
+        w.writerow([spreadsheet_cell(r[c]) for c in columns])
     return buf.getvalue().rstrip("\n")
 
 

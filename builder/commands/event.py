@@ -22,6 +22,7 @@ from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line, unkno
 from builder.findings import severity_word
 from builder.i18n import _, ngettext
 from builder.names import quoted
+from builder.safeout import spreadsheet_cell
 from builder.yamlio import atomic_write, begin_command
 
 DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
@@ -152,7 +153,7 @@ def players_cmd(
             w = csv.writer(buf, lineterminator="\n")
             w.writerow(["name", "token", "link"])
             for n, t in added:
-                w.writerow([n, t, ev.player_link(t)])
+                w.writerow([spreadsheet_cell(n), t, ev.player_link(t)])
             echo(buf.getvalue().rstrip("\n"))
         else:
             for n, t in added:
@@ -418,7 +419,7 @@ def _rows_out(rows: list[dict[str, Any]], keys: list[str], format: str, text: Ca
         w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n", extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: "" if r.get(k) is None else r.get(k) for k in keys})
+            w.writerow({k: "" if r.get(k) is None else spreadsheet_cell(r.get(k)) for k in keys})
         echo(buf.getvalue().rstrip("\n"))
     else:
         for line in text():

@@ -37,6 +37,7 @@ from builder.lists.dump import dump_list_yaml
 from builder.render.api import render_list
 from builder.render.book import total_of, verdict_of
 from builder.render.bookpdf import render_book
+from builder.safeout import spreadsheet_cell
 from builder.share.api import check_imported, export_doc, parse_source_text
 from builder.share.fingerprint import fingerprint
 
@@ -67,15 +68,8 @@ def export_text(ev, fmt: str) -> str:
     w = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: _cell(r[k]) for k in EXPORT_COLUMNS})
+        w.writerow({k: spreadsheet_cell(r[k]) for k in EXPORT_COLUMNS})
     return out.getvalue()
-
-
-def _cell(v):
-    """A spreadsheet cell that a spreadsheet will not run as a formula."""
-    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@"):
-        return "'" + v
-    return v
 
 
 def _book_doc(list_text: str, system: str, label: str) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from builder.check import check_doc
 from builder.findings import Summary
 from builder.i18n import _, ngettext
+from builder.safeout import spreadsheet_cell
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint_of_result
 from builder.systems import get
@@ -116,12 +117,3 @@ def results_csv(results, read) -> str:
             ]
         )
     return out.getvalue()
-
-
-def spreadsheet_cell(value):
-    """A CSV cell a spreadsheet shows as text: a text starting with ``=``, ``+``, ``-``, ``@``, a
-    tab or a carriage return (a formula to a spreadsheet) gets a leading ``'``, as OWASP
-    recommends against formula injection; numbers stay numbers."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value

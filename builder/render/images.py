@@ -55,6 +55,7 @@ from builder.names import slug
 from builder.paths import exists
 from builder.render.cards import CardSheetWriter, list_cards, load_template, prepare_faces, sheet_options
 from builder.render.cards.template import description, is_starting
+from builder.safeout import spreadsheet_cell
 from builder.systems import get
 
 if TYPE_CHECKING:
@@ -431,8 +432,8 @@ def render_images(
     for n, f in files:
         w.writerow(
             [
-                n,
-                f.name,
+                spreadsheet_cell(n),
+                spreadsheet_cell(f.name),
                 f.side,
                 f.count,
                 f.pixels.size[0],
@@ -492,7 +493,7 @@ def _order(svc: Service, files: list, doc) -> str:
     w.writerow(["file", "quantity", "back_file"])
     back_of = {f.name: n for n, f in files if f.side == "back"}
     for n, f in fronts:
-        w.writerow([n, f.count, back_of.get(f.back, "")])
+        w.writerow([spreadsheet_cell(n), f.count, spreadsheet_cell(back_of.get(f.back, ""))])
     return rows.getvalue()
 
 
