@@ -67,6 +67,14 @@ MAX_PACKS_PER_INSTALL = 50
 #: pack versions a registry's index lists (reading one costs about half a second and 7 MB a
 #: thousand), counted before it is read as a pack's entries are
 MAX_INDEX_ENTRIES = 5_000
+#: pack files ``pack index`` reads and checks in one registry folder: checking a pack takes about
+#: 11 ms (the bundled examples), so 2,000 is some 20 s, a club's registry holds tens, and the index
+#: written stays well under MAX_INDEX_ENTRIES, which its readers accept
+MAX_INDEX_PACKS = 2_000
+#: names (files and folders) ``pack index`` and ``pack publish`` look at in a registry folder, 3
+#: folders deep: 2,000 packs with their art folders fit, and a folder such as / given by mistake is
+#: refused after a fraction of a second instead of read to the end
+MAX_INDEX_FILES = 20_000
 
 # Bytes an .xlsx workbook (a zip) may unpack to, by the sizes it declares (read before anything is
 # unpacked, so a zip bomb of a few kilobytes is refused): as much as a pack file may hold.
