@@ -415,3 +415,42 @@ def test_a_code_of_a_big_varied_list_still_reads(cli, tmp_path):
     doc = {"system": "senshiai", "name": "Many", "cards": {f"Invented card {i}": 1 + i % 3 for i in range(3000)}}
     code = encode(doc)
     assert decode(code)["cards"] == doc["cards"]
+
+
+# -- JSON output writes bidirectional and C1 controls as escapes ----------------------------------
+
+BIDI_NAME = "army\u202egnp.exe \u2066x\u2069 \u200f\u061c\x85 武家"
+
+
+def _escaped(text: str) -> None:
+    for ch in ("\u202e", "\u2066", "\u2069", "\u200f", "\u061c", "\x85"):
+        assert ch not in text
+    assert "\\u202e" in text and "武家" in text  # other non-ASCII text stays readable
+
+
+def test_check_json_writes_a_bidi_control_in_a_name_as_an_escape(cli, tmp_path):
+    f = kensei(tmp_path / "army.yaml", BIDI_NAME)
+    r = cli("check", f, "--format", "json")
+    assert r.code == 1, r.stderr  # the one-troop army is short of its minimum: checked all the same
+    _escaped(r.stdout)
+    assert json.loads(r.stdout)[0]["name"] == BIDI_NAME
+
+
+def test_pack_check_json_writes_a_bidi_control_in_a_pack_name_as_an_escape(cli, tmp_path):
+    from builder.packs.sheet import dump_pack
+
+    pack = tmp_path / "p.yaml"
+    card = {"name": "Monk", "type": "event", "cost": "I", "assumed": "made up"}
+    pack.write_text(dump_pack({"system": "senshiai", "name": BIDI_NAME, "version": "1", "cards": [card]}))
+    r = cli("pack", "check", pack, "--format", "json")
+    assert r.code == 0, r.stderr
+    _escaped(r.stdout)
+    assert json.loads(r.stdout)[0]["name"] == BIDI_NAME
+
+
+def test_no_command_writes_json_but_through_the_one_writer():
+    """Every command's JSON goes through ``builder.safeout.json_text`` (which escapes the controls)."""
+    faces = [ROOT / "builder" / "clicheck.py", ROOT / "builder" / "catalog" / "browse.py"]
+    faces += sorted((ROOT / "builder" / "commands").glob("*.py"))
+    faces += sorted((ROOT / "builder" / "games").glob("*/commands.py"))
+    assert [str(p.relative_to(ROOT)) for p in faces if "json.dumps(" in p.read_text()] == []

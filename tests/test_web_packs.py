@@ -186,3 +186,23 @@ def test_the_packs_page_names_games_as_the_rest_of_the_builder(setup, monkeypatc
     assert '<option value="kensei" >Kensei</option>' in page  # the registry search's game
     for game in ("senshiai", "kensei", "herocard", "senji", "satsuma"):
         assert f">{game}<" not in page
+
+
+def test_api_answers_write_bidi_controls_in_a_name_as_escapes(setup):
+    import json
+
+    c, reg, _packs = setup
+    name = "army\u202egnp.exe \u2066x\u2069 \x85 武家"
+    ws = reg.parent / "ws"
+    (ws / "evil.yaml").write_text(
+        f"system: kensei\nname: {json.dumps(name)}\nclan: buke\npoints: 200\ncommander: hatamoto\n"
+        "troops:\n  - troop: Taisho Buke\n",
+        encoding="utf-8",
+    )
+    for url in ("/api/lists", "/api/lists/evil.yaml", "/api/lists/evil.yaml/check"):
+        r = c.get(url)
+        assert r.status_code == 200, (url, r.text)
+        body = r.content.decode("utf-8")
+        assert "\u202e" not in body and "\u2066" not in body and "\x85" not in body, url
+        assert "\\u202e" in body and "武家" in body, url
+        assert name in json.dumps(r.json(), ensure_ascii=False), url

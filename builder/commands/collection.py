@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from typing import Any, Optional
 
 import typer
@@ -25,7 +24,7 @@ from builder.lists.collection import (
     read_csv_changes,
 )
 from builder.lists.document import load_list
-from builder.safeout import spreadsheet_cell
+from builder.safeout import json_text, spreadsheet_cell
 
 cli = typer.Typer()  # this module's commands; register() puts them on the app
 
@@ -102,7 +101,7 @@ def collection_list(
     coll = read_collection()
     rows = coll.rows(system)
     if format == "json":
-        echo(json.dumps({"file": coll.file, "entries": rows}, indent=2, ensure_ascii=False))
+        echo(json_text({"file": coll.file, "entries": rows}, indent=2))
         return
     if format == "csv":
         echo(_csv(rows, ("game", "section", "name", "copies")))
@@ -159,7 +158,7 @@ def collection_needs(
     found = needs(docs, coll, each=each)
     rows = [n.to_json() for n in found]
     if format == "json":
-        echo(json.dumps({"each": each, "missing": rows}, indent=2, ensure_ascii=False))
+        echo(json_text({"each": each, "missing": rows}, indent=2))
         return
     if format == "csv":
         echo(_csv(rows, ("game", "section", "name", "needed", "owned", "missing")))

@@ -37,7 +37,7 @@ from builder.lists.dump import dump_list_yaml
 from builder.render.api import render_list
 from builder.render.book import total_of, verdict_of
 from builder.render.bookpdf import render_book
-from builder.safeout import spreadsheet_cell
+from builder.safeout import json_text, spreadsheet_cell
 from builder.share.api import check_imported, export_doc, parse_source_text
 from builder.share.fingerprint import fingerprint
 
@@ -63,7 +63,7 @@ def export_text(ev, fmt: str) -> str:
     rows = ev.rows()
     ev.log("organiser", "exported", f"{len(rows)} rows as {fmt}")
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return json_text(rows, indent=2) + "\n"
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
     w.writeheader()
