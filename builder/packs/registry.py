@@ -765,9 +765,9 @@ def registry_pack_files(root: Path) -> list[Path]:
         if seen > limits.MAX_INDEX_FILES:
             raise UsageError(
                 L_(
-                    "{folder}: more than {n} files and folders {depth} folders deep (MAX_INDEX_FILES); not indexed",
+                    "{folder}: more than {n:,} files and folders {depth} folders deep (MAX_INDEX_FILES); not indexed",
                     folder=display_path(root),
-                    n=f"{limits.MAX_INDEX_FILES:,}",
+                    n=limits.MAX_INDEX_FILES,
                     depth=INDEX_DEPTH,
                 ),
                 L_("give the folder that holds the registry's packs"),
@@ -781,9 +781,9 @@ def registry_pack_files(root: Path) -> list[Path]:
         if len(files) > limits.MAX_INDEX_PACKS:
             raise UsageError(
                 L_(
-                    "{folder}: more than {n} pack files {depth} folders deep (MAX_INDEX_PACKS); not indexed",
+                    "{folder}: more than {n:,} pack files {depth} folders deep (MAX_INDEX_PACKS); not indexed",
                     folder=display_path(root),
-                    n=f"{limits.MAX_INDEX_PACKS:,}",
+                    n=limits.MAX_INDEX_PACKS,
                     depth=INDEX_DEPTH,
                 ),
                 L_("give the folder that holds the registry's packs, or split the registry"),
