@@ -16,11 +16,12 @@ written as ``\\uXXXX`` escapes: the JSON still loads back to the same strings.
 
 from __future__ import annotations
 
+import csv
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
-__all__ = ["FORMULA_START", "from_spreadsheet", "json_text", "spreadsheet_cell", "spreadsheet_text"]
+__all__ = ["FORMULA_START", "CsvRows", "from_spreadsheet", "json_text", "spreadsheet_cell", "spreadsheet_text"]
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -50,6 +51,26 @@ def from_spreadsheet(text: str) -> str:
     if text[:1] == "'" and _formula_like(text[1:]):
         return text[1:]
     return text
+
+
+class CsvRows:
+    """CSV rows ended by ``\\n`` that read back as written: a row with a carriage return in a cell
+    has every cell quoted (the csv module quotes only the characters of its own line ending, and a
+    reader ends a line at a bare carriage return). Cells are written as given: pass text through
+    ``spreadsheet_cell`` first."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.plain = csv.writer(out, lineterminator="\n")
+        self.quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        cells = list(row)
+        cr = any(isinstance(c, str) and "\r" in c for c in cells)
+        (self.quoted if cr else self.plain).writerow(cells)
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
 
 
 # C1 controls and DEL (json.dumps escapes C0 itself), the bidirectional marks, embeddings,

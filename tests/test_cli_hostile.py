@@ -454,3 +454,38 @@ def test_no_command_writes_json_but_through_the_one_writer():
     faces += sorted((ROOT / "builder" / "commands").glob("*.py"))
     faces += sorted((ROOT / "builder" / "games").glob("*/commands.py"))
     assert [str(p.relative_to(ROOT)) for p in faces if "json.dumps(" in p.read_text()] == []
+
+
+# -- every CSV writes a formula-like text cell with a leading apostrophe ------------------------
+
+
+def test_event_standings_csv_writes_formula_text_as_text_and_numbers_as_numbers(capsys):
+    from builder.commands.event import _rows_out
+
+    rows = [{"name": "=HYPERLINK(1)", "points": -2}, {"name": "\tTab", "points": 3}, {"name": "\r@cr", "points": 0}]
+    _rows_out(rows, ["name", "points"], "csv", lambda: [])
+    got = list(csv.reader(io.StringIO(capsys.readouterr().out, newline="")))
+    # (the command line writes a carriage return as \\r, as every control it prints)
+    assert got == [["name", "points"], ["'=HYPERLINK(1)", "-2"], ["'\tTab", "3"], ["'\\r@cr", "0"]]
+
+
+class _Event:
+    """What ``export_text`` asks of an event: its rows, and a log line."""
+
+    def __init__(self, rows):
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def log(self, *args):
+        pass
+
+
+def test_event_export_csv_writes_tab_and_carriage_return_starts_as_text():
+    from builder.event.outputs import EXPORT_COLUMNS, export_text
+
+    row = dict.fromkeys(EXPORT_COLUMNS, "")
+    rows = [dict(row, player="\t=1+1"), dict(row, player="\r=2"), dict(row, player="-3")]
+    got = list(csv.DictReader(io.StringIO(export_text(_Event(rows), "csv"), newline="")))
+    assert [r["player"] for r in got] == ["'\t=1+1", "'\r=2", "'-3"]

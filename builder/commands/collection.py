@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any, Optional
 
@@ -24,7 +23,7 @@ from builder.lists.collection import (
     read_csv_changes,
 )
 from builder.lists.document import load_list
-from builder.safeout import json_text, spreadsheet_cell
+from builder.safeout import CsvRows, json_text, spreadsheet_cell
 
 cli = typer.Typer()  # this module's commands; register() puts them on the app
 
@@ -77,7 +76,7 @@ def collection_remove(
 
 def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = CsvRows(buf)
     w.writerow(columns)
     for r in rows:
         w.writerow([spreadsheet_cell(r[c]) for c in columns])

@@ -5,7 +5,6 @@ The database libraries are imported when a command runs (``_event``), the web st
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import math
@@ -21,7 +20,7 @@ from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line, unkno
 from builder.findings import severity_word
 from builder.i18n import _, ngettext
 from builder.names import quoted
-from builder.safeout import json_text, spreadsheet_cell
+from builder.safeout import CsvRows, json_text, spreadsheet_cell
 from builder.yamlio import atomic_write, begin_command
 
 DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
@@ -149,7 +148,7 @@ def players_cmd(
     if added:
         if format == "csv":
             buf = io.StringIO()
-            w = csv.writer(buf, lineterminator="\n")
+            w = CsvRows(buf)
             w.writerow(["name", "token", "link"])
             for n, t in added:
                 w.writerow([spreadsheet_cell(n), t, ev.player_link(t)])
@@ -415,10 +414,10 @@ def _rows_out(rows: list[dict[str, Any]], keys: list[str], format: str, text: Ca
         echo(json_text(rows, indent=2))
     elif format == "csv":
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
+        w = CsvRows(buf)
+        w.writerow(keys)
         for r in rows:
-            w.writerow({k: "" if r.get(k) is None else spreadsheet_cell(r.get(k)) for k in keys})
+            w.writerow(["" if r.get(k) is None else spreadsheet_cell(r.get(k)) for k in keys])
         echo(buf.getvalue().rstrip("\n"))
     else:
         for line in text():

@@ -44,7 +44,7 @@ from builder.names import did_you_mean
 from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
 from builder.packs.manage import check_pack
 from builder.paths import display_path
-from builder.safeout import from_spreadsheet, spreadsheet_text
+from builder.safeout import CsvRows, from_spreadsheet, spreadsheet_text
 from builder.systems import catalog_module
 from builder.yamlio import Positions, read_text
 
@@ -813,7 +813,7 @@ def _sheet_cell(f: FieldInfo | None, v: Any) -> str:
 def export_csv(data: dict[str, Any]) -> str:
     meta, tables = pack_tables(data)
     out = io.StringIO()
-    w = _CsvRows(out)
+    w = CsvRows(out)
     for k in list(META_ORDER) + [k for k in meta if k not in META_ORDER]:
         if k in meta:
             value = str(meta[k]).replace("\n", " ").replace("\r", " ")
@@ -833,19 +833,6 @@ def export_csv(data: dict[str, Any]) -> str:
             cells = dict(zip(h, r, strict=False))
             w.writerow([section] + [cells.get(x, "") for x in header[1:]])
     return out.getvalue()
-
-
-class _CsvRows:
-    """CSV rows ended by ``\n``; a row with a carriage return in a cell has every cell quoted
-    (the csv module quotes only the characters of its line ending, and a reader ends a line at a
-    bare carriage return)."""
-
-    def __init__(self, out: io.StringIO) -> None:
-        self.plain = csv.writer(out, lineterminator="\n")
-        self.quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
-
-    def writerow(self, row: list[str]) -> None:
-        (self.quoted if any("\r" in c for c in row) else self.plain).writerow(row)
 
 
 def export_xlsx(data: dict[str, Any]) -> bytes:

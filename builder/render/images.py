@@ -31,7 +31,6 @@ the back), and a saved object (``ObjectStates`` holding one ``DeckCustom``; its
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -55,7 +54,7 @@ from builder.names import slug
 from builder.paths import exists
 from builder.render.cards import CardSheetWriter, list_cards, load_template, prepare_faces, sheet_options
 from builder.render.cards.template import description, is_starting
-from builder.safeout import spreadsheet_cell
+from builder.safeout import CsvRows, spreadsheet_cell
 from builder.systems import get
 
 if TYPE_CHECKING:
@@ -426,7 +425,7 @@ def render_images(
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
     rows = io.StringIO()
-    w = csv.writer(rows, lineterminator="\n")
+    w = CsvRows(rows)
     w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file", "numbers"])
     back_file = {b.name: n for n, b in files if b.side == "back"}
     for n, f in files:
@@ -489,7 +488,7 @@ def _order(svc: Service, files: list, doc) -> str:
         out += ["  </fronts>", f"  <cardback>{escape(backs[0]) if backs else ''}</cardback>", "</order>", ""]
         return "\n".join(out)
     rows = io.StringIO()
-    w = csv.writer(rows, lineterminator="\n")
+    w = CsvRows(rows)
     w.writerow(["file", "quantity", "back_file"])
     back_of = {f.name: n for n, f in files if f.side == "back"}
     for n, f in fronts:
