@@ -699,7 +699,7 @@ def test_pack_index_indexes_packs_up_to_its_bound_and_refuses_one_more(cli, tmp_
     assert r.code == 2
     assert r.stderr.splitlines() == [
         f"daimyo: error: {folder}: more than 3 pack files 3 folders deep (MAX_INDEX_PACKS); not indexed "
-        "(give the folder that holds the registry's packs, or split the registry)"
+        "(give the folder holding the registry's packs)"
     ]
     assert not (folder / "index.json").exists()
 
@@ -719,7 +719,7 @@ def test_pack_index_looks_at_names_up_to_its_bound_and_refuses_one_more(cli, tmp
     assert r.code == 2
     assert r.stderr.splitlines() == [
         f"daimyo: error: {folder}: more than 3 files and folders 3 folders deep (MAX_INDEX_FILES); not indexed "
-        "(give the folder that holds the registry's packs)"
+        "(give the folder holding the registry's packs)"
     ]
     assert not (tmp_path / "index2.json").exists()
 

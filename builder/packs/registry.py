@@ -770,7 +770,7 @@ def registry_pack_files(root: Path) -> list[Path]:
                     n=limits.MAX_INDEX_FILES,
                     depth=INDEX_DEPTH,
                 ),
-                L_("give the folder that holds the registry's packs"),
+                L_("give the folder holding the registry's packs"),
             )
         depth = len(Path(dirpath).relative_to(root).parts)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
@@ -786,7 +786,7 @@ def registry_pack_files(root: Path) -> list[Path]:
                     n=limits.MAX_INDEX_PACKS,
                     depth=INDEX_DEPTH,
                 ),
-                L_("give the folder that holds the registry's packs, or split the registry"),
+                L_("give the folder holding the registry's packs"),
             )
     return files
 
