@@ -4,7 +4,6 @@ exit code. ``builder.cli.run_check`` imports this module by name when a list is 
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ from builder.check import check_doc, use_color, write_result
 from builder.cli import echo, error_lines
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, unknown_format
 from builder.lists.document import load_list
+from builder.safeout import json_text
 from builder.share.fingerprint import fingerprint_of_result
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def _write_results(results: list[CheckResult], read: list[dict[str, Any]], forma
     """``check``'s JSON or CSV answer for every list checked (the text is written list by list)."""
     if format == "json":
         rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r, d)) for r, d in zip(results, read, strict=True)]
-        echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        echo(json_text(rows, indent=2))
     if format == "csv":
         from builder.render.book import results_csv  # noqa: PLC0415 - the book's CSV writer (and what it loads) only for check's CSV
 

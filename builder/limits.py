@@ -67,6 +67,15 @@ MAX_PACKS_PER_INSTALL = 50
 #: pack versions a registry's index lists (reading one costs about half a second and 7 MB a
 #: thousand), counted before it is read as a pack's entries are
 MAX_INDEX_ENTRIES = 5_000
+#: pack files ``pack index`` reads and checks in one registry folder: each is checked with its
+#: game's catalog (11 ms a pack on an idle core, 74 ms under a load of 10: benchmarks/bench_registry.py),
+#: so 2,000 take from 20 s to 2.5 min; a club's registry holds tens, and the index written stays well
+#: under MAX_INDEX_ENTRIES, which its readers accept
+MAX_INDEX_PACKS = 2_000
+#: names (files and folders) ``pack index`` and ``pack publish`` look at in a registry folder, 3
+#: folders deep: 2,000 packs with a few images of art each fit, and a folder such as / given by
+#: mistake is refused in 0.3 s of CPU (the command's start included) instead of read to the end
+MAX_INDEX_FILES = 20_000
 
 # Bytes an .xlsx workbook (a zip) may unpack to, by the sizes it declares (read before anything is
 # unpacked, so a zip bomb of a few kilobytes is refused): as much as a pack file may hold.

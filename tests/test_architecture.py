@@ -504,6 +504,7 @@ CORE = (
     "builder.rulebooks",
     "builder.state",
     "builder.i18n",
+    "builder.safeout",
 )
 
 

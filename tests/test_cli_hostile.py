@@ -415,3 +415,77 @@ def test_a_code_of_a_big_varied_list_still_reads(cli, tmp_path):
     doc = {"system": "senshiai", "name": "Many", "cards": {f"Invented card {i}": 1 + i % 3 for i in range(3000)}}
     code = encode(doc)
     assert decode(code)["cards"] == doc["cards"]
+
+
+# -- JSON output writes bidirectional and C1 controls as escapes ----------------------------------
+
+BIDI_NAME = "army\u202egnp.exe \u2066x\u2069 \u200f\u061c\x85 武家"
+
+
+def _escaped(text: str) -> None:
+    for ch in ("\u202e", "\u2066", "\u2069", "\u200f", "\u061c", "\x85"):
+        assert ch not in text
+    assert "\\u202e" in text and "武家" in text  # other non-ASCII text stays readable
+
+
+def test_check_json_writes_a_bidi_control_in_a_name_as_an_escape(cli, tmp_path):
+    f = kensei(tmp_path / "army.yaml", BIDI_NAME)
+    r = cli("check", f, "--format", "json")
+    assert r.code == 1, r.stderr  # the one-troop army is short of its minimum: checked all the same
+    _escaped(r.stdout)
+    assert json.loads(r.stdout)[0]["name"] == BIDI_NAME
+
+
+def test_pack_check_json_writes_a_bidi_control_in_a_pack_name_as_an_escape(cli, tmp_path):
+    from builder.packs.sheet import dump_pack
+
+    pack = tmp_path / "p.yaml"
+    card = {"name": "Monk", "type": "event", "cost": "I", "assumed": "made up"}
+    pack.write_text(dump_pack({"system": "senshiai", "name": BIDI_NAME, "version": "1", "cards": [card]}))
+    r = cli("pack", "check", pack, "--format", "json")
+    assert r.code == 0, r.stderr
+    _escaped(r.stdout)
+    assert json.loads(r.stdout)[0]["name"] == BIDI_NAME
+
+
+def test_no_command_writes_json_but_through_the_one_writer():
+    """Every command's JSON goes through ``builder.safeout.json_text`` (which escapes the controls)."""
+    faces = [ROOT / "builder" / "clicheck.py", ROOT / "builder" / "catalog" / "browse.py"]
+    faces += sorted((ROOT / "builder" / "commands").glob("*.py"))
+    faces += sorted((ROOT / "builder" / "games").glob("*/commands.py"))
+    assert [str(p.relative_to(ROOT)) for p in faces if "json.dumps(" in p.read_text()] == []
+
+
+# -- every CSV writes a formula-like text cell with a leading apostrophe ------------------------
+
+
+def test_event_standings_csv_writes_formula_text_as_text_and_numbers_as_numbers(capsys):
+    from builder.commands.event import _rows_out
+
+    rows = [{"name": "=HYPERLINK(1)", "points": -2}, {"name": "\tTab", "points": 3}, {"name": "\r@cr", "points": 0}]
+    _rows_out(rows, ["name", "points"], "csv", lambda: [])
+    got = list(csv.reader(io.StringIO(capsys.readouterr().out, newline="")))
+    # (the command line writes a carriage return as \\r, as every control it prints)
+    assert got == [["name", "points"], ["'=HYPERLINK(1)", "-2"], ["'\tTab", "3"], ["'\\r@cr", "0"]]
+
+
+class _Event:
+    """What ``export_text`` asks of an event: its rows, and a log line."""
+
+    def __init__(self, rows):
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def log(self, *args):
+        pass
+
+
+def test_event_export_csv_writes_tab_and_carriage_return_starts_as_text():
+    from builder.event.outputs import EXPORT_COLUMNS, export_text
+
+    row = dict.fromkeys(EXPORT_COLUMNS, "")
+    rows = [dict(row, player="\t=1+1"), dict(row, player="\r=2"), dict(row, player="-3")]
+    got = list(csv.DictReader(io.StringIO(export_text(_Event(rows), "csv"), newline="")))
+    assert [r["player"] for r in got] == ["'\t=1+1", "'\r=2", "'-3"]

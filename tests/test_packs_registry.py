@@ -673,3 +673,63 @@ def test_a_name_in_several_games_needs_the_game(cli, served):
     )
     r = cli("pack", "install", "Club cards", "--system", "kensei")
     assert r.code == 0 and r.stdout.startswith("Club cards 4 (kensei): installed")
+
+
+# -- pack index: bounded, whatever folder it is given -------------------------------------------
+
+
+def _versions(folder, n):
+    for i in range(1, n + 1):
+        (folder / f"club-{i}.yaml").write_text(club(str(i)))
+
+
+def test_pack_index_indexes_packs_up_to_its_bound_and_refuses_one_more(cli, tmp_path, monkeypatch):
+    from builder import limits
+
+    monkeypatch.setattr(limits, "MAX_INDEX_PACKS", 3)
+    folder = tmp_path / "registry"
+    folder.mkdir()
+    _versions(folder, 3)
+    r = cli("pack", "index", folder)
+    assert r.code == 0, r.stderr
+    assert "wrote" in r.stdout and "3 pack versions" in r.stdout
+    (folder / "index.json").unlink()
+    _versions(folder, 4)
+    r = cli("pack", "index", folder)
+    assert r.code == 2
+    assert r.stderr.splitlines() == [
+        f"daimyo: error: {folder}: more than 3 pack files 3 folders deep (MAX_INDEX_PACKS); not indexed "
+        "(give the folder holding the registry's packs)"
+    ]
+    assert not (folder / "index.json").exists()
+
+
+def test_pack_index_looks_at_names_up_to_its_bound_and_refuses_one_more(cli, tmp_path, monkeypatch):
+    from builder import limits
+
+    monkeypatch.setattr(limits, "MAX_INDEX_FILES", 3)
+    folder = tmp_path / "registry"
+    (folder / "art").mkdir(parents=True)
+    (folder / "art" / "a.png").write_bytes(b"")
+    _versions(folder, 1)  # three names: art, art/a.png, club-1.yaml
+    r = cli("pack", "index", folder, "-o", tmp_path / "index.json")
+    assert r.code == 0, r.stderr
+    (folder / "notes.txt").write_text("")
+    r = cli("pack", "index", folder, "-o", tmp_path / "index2.json")
+    assert r.code == 2
+    assert r.stderr.splitlines() == [
+        f"daimyo: error: {folder}: more than 3 files and folders 3 folders deep (MAX_INDEX_FILES); not indexed "
+        "(give the folder holding the registry's packs)"
+    ]
+    assert not (tmp_path / "index2.json").exists()
+
+
+def test_pack_index_does_not_follow_a_folder_link_that_loops(cli, tmp_path):
+    folder = tmp_path / "registry"
+    (folder / "sub").mkdir(parents=True)
+    _versions(folder, 1)
+    (folder / "sub" / "back").symlink_to(folder, target_is_directory=True)
+    (folder / "loop").symlink_to(folder / "loop", target_is_directory=True)  # a link to itself
+    r = cli("pack", "index", folder)
+    assert r.code == 0, r.stderr
+    assert "1 pack version" in r.stdout

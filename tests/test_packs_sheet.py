@@ -223,3 +223,94 @@ def test_import_reads_the_sheet_once_and_never_parses_the_pack_back(cli, tmp_pat
     back, _ = real_parse((tmp_path / "out.yaml").read_text(encoding="utf-8"), "out.yaml")
     assert back["name"] == "out" and len(back["cards"]) == 61
     assert back["cards"][3]["name"] == "Two Line\nCard" and back["cards"][4]["name"] == "Sheet Card 3"
+
+
+HOSTILE = ['=HYPERLINK("http://x","y")', "@SUM(1)", "+1/0/0", "-2", "\t=1", "\r=Z", "'=Q"]
+
+
+def _hostile_pack(tmp_path, names=HOSTILE):
+    from builder.packs.sheet import dump_pack
+
+    data = {
+        "system": "senshiai",
+        "name": '=HYPERLINK("http://x","y")',
+        "version": "1",
+        "cards": [{"name": n, "type": "event", "cost": "I", "assumed": "-1 to your roll"} for n in names],
+    }
+    path = tmp_path / "hostile.yaml"
+    path.write_text(dump_pack(data))
+    return path
+
+
+def test_csv_export_writes_formula_text_with_a_leading_apostrophe(cli, tmp_path):
+    import csv
+    import io
+
+    out = tmp_path / "h.csv"
+    r = cli("pack", "export", _hostile_pack(tmp_path), "-o", out)
+    assert r.code == 0, r.stderr
+    rows = [row for row in csv.reader(io.StringIO(out.read_bytes().decode(), newline="")) if row]
+    body = rows[rows.index(["name", "type", "cost", "assumed"]) + 1 :]
+    assert [row[0] for row in body] == [
+        '\'=HYPERLINK("http://x","y")',
+        "'@SUM(1)",
+        "'+1/0/0",
+        "'-2",
+        "'\t=1",
+        "'\r=Z",
+        "''=Q",
+    ]
+    assert {row[3] for row in body} == {"'-1 to your roll"}
+    assert all(row[1:3] == ["event", "I"] for row in body)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_formula_text_exported_and_imported_gives_back_the_same_pack(cli, tmp_path, fmt):
+    from builder.catalog.packid import read_pack
+
+    # a carriage return in an xlsx cell is a line break once read (XML reads both as one)
+    names = HOSTILE if fmt == "csv" else [n for n in HOSTILE if "\r" not in n]
+    pack = _hostile_pack(tmp_path, names)
+    sheet = tmp_path / f"h.{fmt}"
+    assert cli("pack", "export", pack, "--to", fmt, "-o", sheet).code == 0
+    back = tmp_path / "back.yaml"
+    r = cli("pack", "import", sheet, "-o", back)
+    assert r.code == 0, r.stderr
+    assert read_pack(back)[0] == read_pack(pack)[0]
+    assert [c["name"] for c in read_pack(back)[0]["cards"]] == names
+
+
+def test_xlsx_export_stores_every_text_cell_as_a_string_and_no_formula(cli, tmp_path):
+    import openpyxl
+
+    sheet = tmp_path / "h.xlsx"
+    names = [n for n in HOSTILE if "\r" not in n]
+    assert cli("pack", "export", _hostile_pack(tmp_path, names), "--to", "xlsx", "-o", sheet).code == 0
+    book = openpyxl.load_workbook(sheet)
+    cells = [c for ws in book.worksheets for row in ws.iter_rows() for c in row if c.value is not None]
+    assert cells and {c.data_type for c in cells} == {"s"}
+    assert book["pack"]["B2"].value == '\'=HYPERLINK("http://x","y")'
+    assert [c.value for c in book["cards"]["A"]][1:] == [
+        '\'=HYPERLINK("http://x","y")',
+        "'@SUM(1)",
+        "'+1/0/0",
+        "'-2",
+        "'\t=1",
+        "''=Q",
+    ]
+
+
+def test_numbers_stay_numbers_and_an_apostrophe_typed_in_a_sheet_is_taken_off(cli, tmp_path):
+    from builder.packs.sheet import pack_tables
+
+    _meta, tables = pack_tables({"system": "senshiai", "cards": [{"name": "-2", "limit": -2, "speed": 1.5}]})
+    assert tables["cards"] == (["name", "limit", "speed"], [["'-2", "-2", "1.5"]])
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("# system: senshiai\nname,type,cost,limit,assumed\n'+1/0/0,event,I,'+3,'=made up\n")
+    out = tmp_path / "mine.yaml"
+    r = cli("pack", "import", sheet, "-o", out)
+    assert r.code == 0, r.stderr
+    from builder.catalog.packid import read_pack
+
+    card = read_pack(out)[0]["cards"][0]
+    assert card == {"name": "+1/0/0", "type": "event", "cost": "I", "limit": 3, "assumed": "=made up"}

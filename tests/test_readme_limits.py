@@ -41,6 +41,8 @@ LIMITS = [
     ("builder.limits", "MAX_REDIRECTS", "at most {} redirects"),
     ("builder.limits", "MAX_PACKS_PER_INSTALL", "at most {} packs"),
     ("builder.limits", "MAX_INDEX_ENTRIES", "at most {:,} pack versions"),
+    ("builder.limits", "MAX_INDEX_PACKS", "at most {:,} pack files"),
+    ("builder.limits", "MAX_INDEX_FILES", "among {:,} files and folders"),
     ("builder.limits", "DOWNLOAD_TIMEOUT_SECONDS", "after {:.0f} s"),
     ("builder.limits", "DOWNLOAD_TOTAL_SECONDS", "or {:.0f} s in all"),
     ("builder.lists.packchanges", "MAX_LISTS", "at most {:,} lists"),

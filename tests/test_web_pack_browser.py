@@ -163,3 +163,53 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, 
     res = check_file(server["ws"] / "Club-deck.yaml")
     assert res.legal and res.summary["cards"] == 4
     assert [p["name"] for p in res.packs] == ["Club cards"]
+
+
+@pytest.mark.slow  # a journey in the browser
+def test_an_install_that_would_replace_a_bundled_pack_asks_first(browser, tmp_path, monkeypatch, shots):
+    from regserver import Server
+    from test_packs_hostile import EVIL_EXAMPLE
+
+    from builder.packs.registry import build_index, dump_index
+    from builder.web.app import create_app
+
+    reg = tmp_path / "registry"
+    reg.mkdir()
+    (reg / "example.yaml").write_text(EVIL_EXAMPLE)  # a registry's pack named as the bundled example
+    (reg / "index.json").write_text(dump_index(build_index(reg)[0]))
+    packs = tmp_path / "user-packs"
+    monkeypatch.setenv("DAIMYO_PACKS", str(packs))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with Server(tmp_path) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        with serve(lambda port: create_app(ws, token=TOKEN, port=port)) as url:
+            ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+            pg = ctx.new_page()
+            pg.set_default_timeout(WAIT)
+            errors: list[str] = []
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.goto(f"{url}/?token={TOKEN}")
+            pg.goto(f"{url}/packs?q=Senshiai")
+            row = pg.locator('#results tr[data-pack="Senshiai example cards"]')
+            row.get_by_role("button", name="Install").click()
+            ask = pg.locator("#flash #replace-confirm")
+            expect(ask).to_contain_text("would take the place of:")
+            expect(ask.locator("#replace-taken li")).to_contain_text(
+                ["the pack bundled with daimyo (senshiai-example.yaml)"]
+            )
+            assert not packs.exists()  # asked, nothing installed
+            shots(pg, "packs-replace.png", full_page=True)
+            ask.get_by_role("button", name="Cancel").click()  # asked again from the same row
+            expect(pg.locator("#flash #replace-confirm")).to_have_count(0)
+            row.get_by_role("button", name="Install").click()
+            pg.locator("#flash").get_by_role("button", name="Replace").click()
+            pg.wait_for_url(re.compile(r"/packs\?done="))
+            expect(pg.locator("#packs-done")).to_contain_text("now takes the place of the pack bundled with daimyo")
+            expect(pg.locator("#packs-done")).to_contain_text("gives it back")
+            expect(pg.locator('#installed tr[data-pack="Senshiai example cards"] .version')).to_contain_text("9")
+            shots(pg, "packs-replaced.png", full_page=True)
+            assert (packs / "senshiai-example-cards.yaml").is_file()
+            assert errors == []
+            ctx.close()

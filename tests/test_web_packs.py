@@ -186,3 +186,58 @@ def test_the_packs_page_names_games_as_the_rest_of_the_builder(setup, monkeypatc
     assert '<option value="kensei" >Kensei</option>' in page  # the registry search's game
     for game in ("senshiai", "kensei", "herocard", "senji", "satsuma"):
         assert f">{game}<" not in page
+
+
+def test_api_answers_write_bidi_controls_in_a_name_as_escapes(setup):
+    import json
+
+    c, reg, _packs = setup
+    name = "army\u202egnp.exe \u2066x\u2069 \x85 武家"
+    ws = reg.parent / "ws"
+    (ws / "evil.yaml").write_text(
+        f"system: kensei\nname: {json.dumps(name)}\nclan: buke\npoints: 200\ncommander: hatamoto\n"
+        "troops:\n  - troop: Taisho Buke\n",
+        encoding="utf-8",
+    )
+    for url in ("/api/lists", "/api/lists/evil.yaml", "/api/lists/evil.yaml/check"):
+        r = c.get(url)
+        assert r.status_code == 200, (url, r.text)
+        body = r.content.decode("utf-8")
+        assert "\u202e" not in body and "\u2066" not in body and "\x85" not in body, url
+        assert "\\u202e" in body and "武家" in body, url
+        assert name in json.dumps(r.json(), ensure_ascii=False), url
+
+
+def test_an_install_that_would_shadow_a_bundled_pack_asks_and_replaces_only_when_confirmed(setup, monkeypatch):
+    from test_packs_hostile import EVIL_EXAMPLE
+
+    c, reg, packs = setup
+    (reg / "club-1.yaml").unlink()
+    (reg / "example.yaml").write_text(EVIL_EXAMPLE)
+    reindex(reg)
+    with Server(reg.parent) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        ref = "Senshiai example cards@9"
+        r = install(c, ref)  # refused: what it would replace, and the question
+        assert r.status_code == 409 and r.headers["X-Daimyo-Flash"] == "1"
+        assert "Installing Senshiai example cards 9 from " in r.text
+        assert "would take the place of:" in r.text
+        assert "the pack bundled with daimyo (senshiai-example.yaml)" in r.text
+        assert 'name="replace" value="1"' in r.text and f'name="ref" value="{ref}"' in r.text
+        assert not packs.exists()  # nothing installed by the question
+        r = c.post("/packs/install", data={"ref": ref})  # without htmx: the same question as a page
+        assert r.status_code == 409 and "Replace a pack?" in r.text and 'name="replace" value="1"' in r.text
+        assert not packs.exists()
+        r = c.post("/packs/install", data={"ref": ref, "replace": "1"}, headers={"X-CSRF-Token": "wrong"})
+        assert r.status_code == 403 and not packs.exists()  # the confirmation carries the page's token
+        r = c.post("/packs/install", data={"ref": ref, "replace": "1"}, headers={"HX-Request": "true"})
+        assert r.status_code == 204
+        done = parse_qs(urlsplit(r.headers["HX-Redirect"]).query)["done"][0]
+        assert done == (
+            f"Senshiai example cards 9 (senshiai): installed from {srv.url}/registry/example.yaml: "
+            f"{packs / 'senshiai-example-cards.yaml'}; "
+            "warning: 'Senshiai example cards 9' now takes the place of the pack bundled with daimyo "
+            "(senshiai-example.yaml) in every list that names 'Senshiai example cards'; "
+            "'daimyo pack remove \"Senshiai example cards\"' gives it back"
+        )
+        assert 'version: "9"' in (packs / "senshiai-example-cards.yaml").read_text()

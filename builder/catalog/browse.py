@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from builder import limits
@@ -13,6 +12,7 @@ from builder.i18n import L_, SOURCE_LANGUAGE, _, tr, use
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
 from builder.rulebooks import format_source, humanize, source_refs
+from builder.safeout import json_text
 from builder.yamlio import load_yaml
 
 
@@ -351,7 +351,7 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
                     with use(SOURCE_LANGUAGE):  # machine output: the same in every language
                         item["source_text"] = format_source(model.source)
             rows.append(d)
-        return [json.dumps(rows, indent=2, ensure_ascii=False, default=str)]
+        return [json_text(rows, indent=2, default=str)]
     if not hrs:
         out.append(_("{system}: no house-rule parameters").format(system=system))
     for h in hrs:

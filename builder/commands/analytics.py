@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import nullcontext
 from typing import Optional
@@ -15,6 +14,7 @@ from builder.errors import UsageError, safe_terminal, unknown_format
 from builder.i18n import SOURCE_LANGUAGE, _, use
 from builder.kit.layout import paper_size
 from builder.render.charts import render_stats
+from builder.safeout import json_text
 
 
 class Progress:
@@ -75,7 +75,7 @@ def stats_cmd(
     if output is not None:
         written = render_stats(st, output, paper=paper, force=force)
     if format == "json":
-        sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.write(json_text(st, indent=2, default=str) + "\n")
     else:
         for line in format_stats(st):
             sys.stdout.write(safe_terminal(line) + "\n")
@@ -114,7 +114,7 @@ def hand_cmd(
     with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
         data = sample_hands(ld, seed, draws, size)
     if format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data, indent=2) + "\n")
     else:
         for line in format_hands(data):
             sys.stdout.write(safe_terminal(line) + "\n")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import importlib
-import json
 from typing import Any, Optional
 
 import typer
@@ -28,6 +27,7 @@ from builder.findings import severity_word
 from builder.i18n import _, current_language
 from builder.limits import long_integer_problem, number_problem
 from builder.names import did_you_mean
+from builder.safeout import json_text
 from builder.systems import get, ids, list_systems
 from builder.yamlio import begin_command
 
@@ -246,7 +246,7 @@ def _print_codes(system: str, cat, format: str) -> None:
 
     codes = list(get(system).catalog.finding_codes(cat).values())
     if format == "json":
-        echo(json.dumps({"system": system, "codes": [c.to_json() for c in codes]}, indent=2, ensure_ascii=False))
+        echo(json_text({"system": system, "codes": [c.to_json() for c in codes]}, indent=2))
     elif format == "markdown":
         echo("| " + " | ".join((_("code"), _("severity"), _("meaning"), _("rulebook"))) + " |")
         echo("| --- | --- | --- | --- |")

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from typing import Any, Optional
 
 import typer
@@ -25,6 +23,7 @@ from builder.lists.collection import (
     read_csv_changes,
 )
 from builder.lists.document import load_list
+from builder.safeout import CsvRows, json_text, spreadsheet_cell
 
 cli = typer.Typer()  # this module's commands; register() puts them on the app
 
@@ -77,10 +76,10 @@ def collection_remove(
 
 def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = CsvRows(buf)
     w.writerow(columns)
     for r in rows:
-        w.writerow([r[c] for c in columns])
+        w.writerow([spreadsheet_cell(r[c]) for c in columns])
     return buf.getvalue().rstrip("\n")
 
 
@@ -101,7 +100,7 @@ def collection_list(
     coll = read_collection()
     rows = coll.rows(system)
     if format == "json":
-        echo(json.dumps({"file": coll.file, "entries": rows}, indent=2, ensure_ascii=False))
+        echo(json_text({"file": coll.file, "entries": rows}, indent=2))
         return
     if format == "csv":
         echo(_csv(rows, ("game", "section", "name", "copies")))
@@ -158,7 +157,7 @@ def collection_needs(
     found = needs(docs, coll, each=each)
     rows = [n.to_json() for n in found]
     if format == "json":
-        echo(json.dumps({"each": each, "missing": rows}, indent=2, ensure_ascii=False))
+        echo(json_text({"each": each, "missing": rows}, indent=2))
         return
     if format == "csv":
         echo(_csv(rows, ("game", "section", "name", "needed", "owned", "missing")))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import typer
 
 from builder.errors import UsageError, safe_terminal, unknown_format
 from builder.lists.diff import diff_files, diff_lines, with_translations
+from builder.safeout import json_text
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
@@ -27,7 +27,7 @@ def diff_cmd(
         raise UsageError(unknown_format(format, ("text", "json")))
     d = diff_files(a, b, pack)
     if format == "json":
-        sys.stdout.write(json.dumps(with_translations(d), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(with_translations(d), indent=2) + "\n")
     else:
         for line in diff_lines(d):
             sys.stdout.write(safe_terminal(line) + "\n")

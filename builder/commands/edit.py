@@ -11,7 +11,6 @@ once) is the library's.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Optional
@@ -34,6 +33,7 @@ from builder.lists.ops import from_form
 from builder.lists.options import options
 from builder.paths import is_file
 from builder.rulebooks import format_source, humanize
+from builder.safeout import json_text
 from builder.systems import get, list_systems
 from builder.yamlio import atomic_write
 
@@ -564,7 +564,7 @@ def options_cmd(
     ed = ListEditor.open(file)
     found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
     if format == "json":
-        echo(json.dumps([o.to_json() for o in found], indent=2, ensure_ascii=False))
+        echo(json_text([o.to_json() for o in found], indent=2))
         return
     for line in options_lines(ed, found):
         echo(line)

@@ -5,10 +5,8 @@ The database libraries are imported when a command runs (``_event``), the web st
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
-import json
 import math
 from collections.abc import Callable
 from types import ModuleType
@@ -22,6 +20,7 @@ from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line, unkno
 from builder.findings import severity_word
 from builder.i18n import _, ngettext
 from builder.names import quoted
+from builder.safeout import CsvRows, json_text, spreadsheet_cell
 from builder.yamlio import atomic_write, begin_command
 
 DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
@@ -149,10 +148,10 @@ def players_cmd(
     if added:
         if format == "csv":
             buf = io.StringIO()
-            w = csv.writer(buf, lineterminator="\n")
+            w = CsvRows(buf)
             w.writerow(["name", "token", "link"])
             for n, t in added:
-                w.writerow([n, t, ev.player_link(t)])
+                w.writerow([spreadsheet_cell(n), t, ev.player_link(t)])
             echo(buf.getvalue().rstrip("\n"))
         else:
             for n, t in added:
@@ -412,13 +411,13 @@ def _day() -> Any:
 
 def _rows_out(rows: list[dict[str, Any]], keys: list[str], format: str, text: Callable[[], Any]) -> None:
     if format == "json":
-        echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo(json_text(rows, indent=2))
     elif format == "csv":
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
+        w = CsvRows(buf)
+        w.writerow(keys)
         for r in rows:
-            w.writerow({k: "" if r.get(k) is None else r.get(k) for k in keys})
+            w.writerow(["" if r.get(k) is None else spreadsheet_cell(r.get(k)) for k in keys])
         echo(buf.getvalue().rstrip("\n"))
     else:
         for line in text():
@@ -580,7 +579,7 @@ def settings_cmd(
     )
     s = day.set_settings(ev, change) if any(v is not None for v in change.values()) else day.settings(ev)
     if format == "json":
-        echo(json.dumps(s.as_dict(), ensure_ascii=False, indent=2))
+        echo(json_text(s.as_dict(), indent=2))
         return
     yes, no = _("yes"), _("no")
     echo(_("points: win {w}, draw {d}, loss {l}, bye {b}").format(w=s.win, d=s.draw, l=s.loss, b=s.bye))

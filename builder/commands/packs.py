@@ -3,7 +3,6 @@ daimyo registry add|list|remove."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -39,6 +38,7 @@ from builder.packs.registry import (
 from builder.packs.sheet import SHEET_FORMATS, export_csv, export_xlsx, import_sheet
 from builder.packs.template import render_template
 from builder.paths import is_file
+from builder.safeout import json_text
 from builder.yamlio import atomic_write
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
@@ -97,7 +97,7 @@ def registry_list(
 
     regs = configured()
     if format == "json":
-        echo(json.dumps([r.to_json() for r in regs], indent=2, ensure_ascii=False))
+        echo(json_text([r.to_json() for r in regs], indent=2))
         return
     for r in regs:
         say(f"{r.name}\t{r.url}")
@@ -155,7 +155,7 @@ def pack_check(
         if format == "text":
             say(rep.line(shown))
     if format == "json":
-        echo(json.dumps(reports, indent=2, ensure_ascii=False))
+        echo(json_text(reports, indent=2))
     raise typer.Exit(EXIT_INPUT if bad else 0)
 
 
@@ -174,7 +174,7 @@ def pack_list(
     if outdated:
         if format == "json":
             echo(
-                json.dumps(
+                json_text(
                     [
                         {
                             "name": u.name,
@@ -186,7 +186,6 @@ def pack_list(
                         for u in ups
                     ],
                     indent=2,
-                    ensure_ascii=False,
                 )
             )
             return
@@ -205,7 +204,7 @@ def pack_list(
         return
     items = list_packs(s)
     if format == "json":
-        echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
+        echo(json_text(packs_json(items), indent=2))
         return
     for line in format_pack_list(items):
         say(line)
@@ -290,7 +289,7 @@ def pack_search(
     found = search(all_entries(), text, s)
     stale()
     if format == "json":
-        echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
+        echo(json_text([e.to_json() for e in found], indent=2))
         return
     if not found:
         say(_("no packs found matching '{text}'").format(text=text) if text else _("no packs found"))

@@ -3,7 +3,6 @@ of revealed lists, and backups of the whole event."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import tempfile
@@ -38,6 +37,7 @@ from builder.lists.dump import dump_list_yaml
 from builder.render.api import render_list
 from builder.render.book import total_of, verdict_of
 from builder.render.bookpdf import render_book
+from builder.safeout import CsvRows, json_text, spreadsheet_cell
 from builder.share.api import check_imported, export_doc, parse_source_text
 from builder.share.fingerprint import fingerprint
 
@@ -69,20 +69,13 @@ def export_text(ev, fmt: str) -> str:
     rows = ev.rows()
     ev.log("organiser", "exported", f"{len(rows)} rows as {fmt}")
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return json_text(rows, indent=2) + "\n"
     out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
-    w.writeheader()
+    w = CsvRows(out)
+    w.writerow(EXPORT_COLUMNS)
     for r in rows:
-        w.writerow({k: _cell(r[k]) for k in EXPORT_COLUMNS})
+        w.writerow([spreadsheet_cell(r[k]) for k in EXPORT_COLUMNS])
     return out.getvalue()
-
-
-def _cell(v):
-    """A spreadsheet cell that a spreadsheet will not run as a formula."""
-    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@"):
-        return "'" + v
-    return v
 
 
 def _book_doc(list_text: str, system: str, label: str) -> str:

@@ -53,6 +53,7 @@ from builder.kit.edit import dump_roundtrip, load_roundtrip
 from builder.limits import MAX_NUMBER
 from builder.lists.check import resolve_house_rules
 from builder.names import did_you_mean, normalize
+from builder.safeout import from_spreadsheet
 from builder.systems import find_system, get, ids, is_system
 from builder.yamlio import Positions, atomic_write, parse_yaml, read_for_edit, read_text
 
@@ -645,7 +646,7 @@ def read_csv_changes(path: str | os.PathLike[str], coll: Collection) -> list[Cha
 
         def cell(col: str, row: list[str] = row) -> str:
             i = columns.get(col)
-            return row[i].strip() if i is not None and i < len(row) else ""
+            return from_spreadsheet(row[i].strip()) if i is not None and i < len(row) else ""
 
         def bad(message: str, hint: str | None = None, no: int = no) -> None:
             diags.append(Diagnostic(shown, no, 1, message, code=_DIAG, hint=hint))

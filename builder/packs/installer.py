@@ -56,6 +56,16 @@ class Ready:
     art: dict = field(default_factory=dict)  # {path: bytes}: the images it names, checked
 
 
+class WouldShadow(UsageError):
+    """``refuse_shadows``' refusal: installing ``label`` from ``origin`` would take the place of
+    each of ``taken`` (what, how to have it back) in every list that names it; nothing was
+    installed. A page shows what would be replaced and asks before installing with ``replace``."""
+
+    def __init__(self, message: str, hint: str, label: str, origin: str, taken: list[tuple[str, str]]):
+        super().__init__(message, hint)
+        self.label, self.origin, self.taken = label, origin, taken
+
+
 def origin_of(source: str) -> str:
     """Where a pack installed from an address or a file comes from: its folder (versions 1 and 2
     side by side in one folder are of one origin)."""
@@ -329,7 +339,7 @@ def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None)
     for r in readies:
         taken = shadows(r)
         if taken and not replace:
-            raise UsageError(
+            raise WouldShadow(
                 L_(
                     "pack '{label}' from {origin} has the name of {value}: installed, it would take its place in every list that names it; nothing installed",
                     label=r.ident.label(),
@@ -337,6 +347,9 @@ def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None)
                     value=" and of ".join((what for what, _back in taken)),
                 ),
                 hint or L_("pass {option} to install it all the same", option=option("replace")),
+                r.ident.label(),
+                r.origin,
+                taken,
             )
 
 

@@ -13,7 +13,6 @@ again. What changed since the last version is reported as ``daimyo pack update``
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -21,14 +20,21 @@ from pathlib import Path
 
 from builder import limits, yamlio
 from builder.catalog.packart import art_digests, art_folder, with_art
-from builder.catalog.packfiles import PACK_SUFFIXES, name_key, resolve_pack, version_key
+from builder.catalog.packfiles import name_key, resolve_pack, version_key
 from builder.catalog.packid import PackId, content_hash, read_pack
 from builder.errors import DaimyoError, UsageError, WouldOverwrite, one_line, option
 from builder.i18n import _, ngettext
 from builder.lists.packchanges import pack_changes, summary
 from builder.packs.installer import local_art
 from builder.packs.manage import check_pack
-from builder.packs.registry import INDEX_DEPTH, INDEX_NAME, build_index, dump_index, has_entries, is_index_file
+from builder.packs.registry import (
+    INDEX_NAME,
+    build_index,
+    dump_index,
+    has_entries,
+    is_index_file,
+    registry_pack_files,
+)
 from builder.packs.sheet import dump_pack
 from builder.packs.store import file_name, put_folder
 from builder.paths import display_path, is_file
@@ -55,20 +61,14 @@ def published_versions(folder: Path, name: str, system: str) -> list[Published]:
     file that cannot be read is skipped (``pack index`` names it)."""
     out = []
     key = name_key(name)
-    for dirpath, dirnames, filenames in os.walk(folder):
-        depth = len(Path(dirpath).relative_to(folder).parts)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
-        for f in sorted(filenames):
-            p = Path(dirpath) / f
-            if p.suffix.lower() not in PACK_SUFFIXES or p.name == INDEX_NAME or f.startswith("."):
-                continue
-            try:
-                data, _pos = read_pack(p)
-            except DaimyoError:
-                continue
-            ident = PackId.of(data, p)
-            if name_key(ident.name) == key and str(data.get("system", "")).strip().lower() == system:
-                out.append(Published(p, ident.version or "", data, art_digests(data, art_folder(p))))
+    for p in registry_pack_files(folder):
+        try:
+            data, _pos = read_pack(p)
+        except DaimyoError:
+            continue
+        ident = PackId.of(data, p)
+        if name_key(ident.name) == key and str(data.get("system", "")).strip().lower() == system:
+            out.append(Published(p, ident.version or "", data, art_digests(data, art_folder(p))))
     return sorted(out, key=lambda x: version_key(x.version))
 
 

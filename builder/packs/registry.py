@@ -49,6 +49,7 @@ from builder.i18n import L_, _
 from builder.names import did_you_mean, loose
 from builder.packs.manage import check_pack
 from builder.paths import cache_dir, display_path, within
+from builder.safeout import json_text
 from builder.yamlio import entries_over, read_bytes
 
 INDEX_KEY = "daimyo_registry"
@@ -751,6 +752,45 @@ def newest(entries: list[Entry], name: str, game: str | None) -> Entry | None:
 INDEX_DEPTH = 3
 
 
+def registry_pack_files(root: Path) -> list[Path]:
+    """The pack files of a registry folder and its subfolders, INDEX_DEPTH deep, in name order
+    (hidden files and folders and the index left out). Symbolic links to folders are not
+    followed, so a link that loops cannot loop and no file outside the folder is published. A
+    folder holding more than ``MAX_INDEX_FILES`` names, or more than ``MAX_INDEX_PACKS`` pack
+    files, is refused in one line (UsageError): it is not a registry's folder."""
+    files: list[Path] = []
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        seen += len(dirnames) + len(filenames)
+        if seen > limits.MAX_INDEX_FILES:
+            raise UsageError(
+                L_(
+                    "{folder}: more than {n:,} files and folders {depth} folders deep (MAX_INDEX_FILES); not indexed",
+                    folder=display_path(root),
+                    n=limits.MAX_INDEX_FILES,
+                    depth=INDEX_DEPTH,
+                ),
+                L_("give the folder holding the registry's packs"),
+            )
+        depth = len(Path(dirpath).relative_to(root).parts)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
+        for f in sorted(filenames):
+            p = Path(dirpath) / f
+            if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
+                files.append(p)
+        if len(files) > limits.MAX_INDEX_PACKS:
+            raise UsageError(
+                L_(
+                    "{folder}: more than {n:,} pack files {depth} folders deep (MAX_INDEX_PACKS); not indexed",
+                    folder=display_path(root),
+                    n=limits.MAX_INDEX_PACKS,
+                    depth=INDEX_DEPTH,
+                ),
+                L_("give the folder holding the registry's packs"),
+            )
+    return files
+
+
 def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict[str, Any], list[str]]:
     """The index of every pack in ``folder`` (and its subfolders, 3 deep): (index, lines for
     people). Every pack is checked; CatalogError lists every problem and nothing is returned
@@ -760,14 +800,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict[s
         raise UsageError(
             L_("{folder} is not a folder", folder=folder), L_("give the folder holding the registry's packs")
         )
-    files = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        depth = len(Path(dirpath).relative_to(root).parts)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
-        for f in sorted(filenames):
-            p = Path(dirpath) / f
-            if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
-                files.append(p)
+    files = registry_pack_files(root)
     diags: list[Diagnostic] = []
     entries: list[dict[str, Any]] = []
     seen: dict[tuple[Any, ...], str] = {}
@@ -898,7 +931,7 @@ def is_index_file(path: str | Path) -> bool:
 
 
 def dump_index(index: dict[str, Any]) -> str:
-    return json.dumps(index, indent=2, ensure_ascii=False) + "\n"
+    return json_text(index, indent=2) + "\n"
 
 
 __all__ = [
@@ -911,6 +944,7 @@ __all__ = [
     "load_index",
     "newest",
     "parse_index",
+    "registry_pack_files",
     "registry_urls",
     "search",
     "split_ref",

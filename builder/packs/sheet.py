@@ -44,6 +44,7 @@ from builder.names import did_you_mean
 from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
 from builder.packs.manage import check_pack
 from builder.paths import display_path
+from builder.safeout import CsvRows, from_spreadsheet, spreadsheet_text
 from builder.systems import catalog_module
 from builder.yamlio import Positions, read_text
 
@@ -309,7 +310,7 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
                 if key.startswith("#") or not key:
                     continue
                 val = row[1] if len(row) > 1 else None
-                sheet.meta[key] = ("" if val is None else _cell_text(val), r, 2)
+                sheet.meta[key] = ("" if val is None else from_spreadsheet(_cell_text(val)), r, 2)
         system = system or _meta_system(sheet)
         if system is None:
             raise UsageError(
@@ -370,8 +371,13 @@ def _cell_text(v: Any) -> str:
 
 
 def _convert(f: FieldInfo, text: str) -> Any:
-    """The value of one cell; ValueError with a message naming what was expected."""
-    t = text.strip()
+    """The value of one cell; ValueError with a message naming what was expected. A text cell
+    the export wrote with a leading ``'`` (``'=SUM(1)``, ``'-2``) is that text exactly, without
+    the apostrophe and unstripped."""
+    raw = from_spreadsheet(text)
+    if raw is not text and f.kind in ("text", "choice", "value"):
+        return _scalar("text", raw, f) if f.kind == "value" else _scalar(f.kind, raw, f)
+    t = raw.strip()
     if f.kind in ("mapping", "items"):
         return _flow(t, "mapping" if f.kind == "mapping" else "list")
     if f.kind == "list":
@@ -788,7 +794,7 @@ def pack_tables(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, tuple[l
                     if key not in present:
                         present.append(key)
             header = [n for n in order if n in present] + [n for n in present if n not in order]
-            rows = [[cell_text(by.get(h), e.get(h)) if isinstance(e, dict) else "" for h in header] for e in v]
+            rows = [[_sheet_cell(by.get(h), e.get(h)) if isinstance(e, dict) else "" for h in header] for e in v]
             tables[k] = (header, rows)
         else:
             meta[k] = (
@@ -797,18 +803,26 @@ def pack_tables(data: dict[str, Any]) -> tuple[dict[str, str], dict[str, tuple[l
     return meta, tables
 
 
+def _sheet_cell(f: FieldInfo | None, v: Any) -> str:
+    """The cell text of a value for an exported sheet: a number as it is, any text a
+    spreadsheet would run as a formula with a leading ``'`` (``builder.safeout``)."""
+    text = cell_text(f, v)
+    return text if isinstance(v, (int, float)) and not isinstance(v, bool) else spreadsheet_text(text)
+
+
 def export_csv(data: dict[str, Any]) -> str:
     meta, tables = pack_tables(data)
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = CsvRows(out)
     for k in list(META_ORDER) + [k for k in meta if k not in META_ORDER]:
         if k in meta:
-            value = str(meta[k]).replace("\n", " ")
+            value = str(meta[k]).replace("\n", " ").replace("\r", " ")
             w.writerow([f"# {k}: {value}"])
     if len(tables) <= 1:
         for header, rows in tables.values():
             w.writerow(header)
-            w.writerows(rows)
+            for r in rows:
+                w.writerow(r)
         return out.getvalue()
     header = ["section"]
     for h, _ in tables.values():
@@ -834,13 +848,22 @@ def export_xlsx(data: dict[str, Any]) -> bytes:
     ws.title = "pack"
     for k in list(META_ORDER) + [k for k in meta if k not in META_ORDER]:
         if k in meta:
-            ws.append([k, str(meta[k])])
+            _text_row(ws, [k, spreadsheet_text(str(meta[k]))])
     for section, (header, rows) in tables.items():
         sh = book.create_sheet(section[:31])
-        sh.append(header)
+        _text_row(sh, header)
         for r in rows:
-            sh.append(r)  # every cell as text: the pack's values read back exactly
+            _text_row(sh, r)  # every cell as text: the pack's values read back exactly
         sh.freeze_panes = "A2"
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _text_row(ws: Any, values: list[str]) -> None:
+    """Append a row of text cells, each stored as a string: openpyxl makes a text that starts
+    with ``=`` a formula, which the escape of ``_sheet_cell`` already rules out."""
+    ws.append(values)
+    for c in ws[ws.max_row]:
+        if isinstance(c.value, str):
+            c.data_type = "s"

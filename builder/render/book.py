@@ -17,13 +17,13 @@ This module holds what the book says of each list, and the spreadsheet; the PDF 
 
 from __future__ import annotations
 
-import csv
 import io
 from pathlib import Path
 
 from builder.check import check_doc
 from builder.findings import Summary
 from builder.i18n import _, ngettext
+from builder.safeout import CsvRows, spreadsheet_cell
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint_of_result
 from builder.systems import get
@@ -90,7 +90,7 @@ def results_csv(results, read) -> str:
     organiser's book) and share code, both taken of ``read`` (each list's data as it was read
     for its check: a file is read once, and a list from standard input has both too)."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = CsvRows(out)
     w.writerow(
         ["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint", "share_code"]
     )
@@ -116,12 +116,3 @@ def results_csv(results, read) -> str:
             ]
         )
     return out.getvalue()
-
-
-def spreadsheet_cell(value):
-    """A CSV cell a spreadsheet shows as text: a text starting with ``=``, ``+``, ``-``, ``@``, a
-    tab or a carriage return (a formula to a spreadsheet) gets a leading ``'``, as OWASP
-    recommends against formula injection; numbers stay numbers."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value

@@ -31,7 +31,6 @@ the back), and a saved object (``ObjectStates`` holding one ``DeckCustom``; its
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -55,6 +54,7 @@ from builder.names import slug
 from builder.paths import exists
 from builder.render.cards import CardSheetWriter, list_cards, load_template, prepare_faces, sheet_options
 from builder.render.cards.template import description, is_starting
+from builder.safeout import CsvRows, spreadsheet_cell
 from builder.systems import get
 
 if TYPE_CHECKING:
@@ -425,14 +425,14 @@ def render_images(
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
     rows = io.StringIO()
-    w = csv.writer(rows, lineterminator="\n")
+    w = CsvRows(rows)
     w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file", "numbers"])
     back_file = {b.name: n for n, b in files if b.side == "back"}
     for n, f in files:
         w.writerow(
             [
-                n,
-                f.name,
+                spreadsheet_cell(n),
+                spreadsheet_cell(f.name),
                 f.side,
                 f.count,
                 f.pixels.size[0],
@@ -488,11 +488,11 @@ def _order(svc: Service, files: list, doc) -> str:
         out += ["  </fronts>", f"  <cardback>{escape(backs[0]) if backs else ''}</cardback>", "</order>", ""]
         return "\n".join(out)
     rows = io.StringIO()
-    w = csv.writer(rows, lineterminator="\n")
+    w = CsvRows(rows)
     w.writerow(["file", "quantity", "back_file"])
     back_of = {f.name: n for n, f in files if f.side == "back"}
     for n, f in fronts:
-        w.writerow([n, f.count, back_of.get(f.back, "")])
+        w.writerow([spreadsheet_cell(n), f.count, spreadsheet_cell(back_of.get(f.back, ""))])
     return rows.getvalue()
 
 

@@ -35,6 +35,7 @@ from builder.packs.bundle import (
     read_bundle,
 )
 from builder.paths import is_file
+from builder.safeout import json_text
 from builder.share.canonical import Resolver, canonical
 from builder.share.code import decode, encode, looks_like_code
 from builder.share.link import code_in, looks_like_link
@@ -364,7 +365,7 @@ def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     if fmt == "yaml":
         return dump_list_yaml(doc)
     if fmt == "json":
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(doc, indent=2) + "\n"
     if fmt == "code":
         return encode(doc, r)
     if fmt == "markdown":

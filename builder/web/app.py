@@ -45,6 +45,7 @@ from builder.web.backup import first_number, folder_of
 from builder.web.context import AppContext, context
 from builder.web.editing import Editor
 from builder.web.fragments import install
+from builder.web.jsonanswer import SafeJSONResponse
 from builder.web.printing import PdfCache
 from builder.web.routes import Routes
 from builder.web.security import Guard
@@ -107,6 +108,7 @@ def create_app(
     templates = _templates(csrf)
     ctx = AppContext(ws, Editor(ws, shared=shared), templates, PdfCache())
     api = FastAPI(
+        default_response_class=SafeJSONResponse,
         title="daimyo serve",
         version=__version__,
         docs_url=None,

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from builder.web.common import describe
 from builder.web.editing import Conflict, Editor
+from builder.web.jsonanswer import SafeJSONResponse
 from builder.web.printing import PdfCache
 from builder.web.workspace import Workspace
 
@@ -46,7 +47,7 @@ class AppContext:
         """An error as the pages (a whole page, or a flash for htmx) and the API (JSON) answer it."""
         status, message, lines = describe(exc)
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message, "details": lines}, status_code=status)
+            return SafeJSONResponse({"error": message, "details": lines}, status_code=status)
         if is_htmx(request):
             resp = self.page(
                 request, "_flash.html", status=status, message=message, lines=lines, conflict=isinstance(exc, Conflict)

@@ -3,7 +3,6 @@ one, export one, open one in the library's editor, and the new-list form's games
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
@@ -17,6 +16,7 @@ from builder.i18n import N_, _
 from builder.lists.editor import ListEditor
 from builder.lists.new import NewListRequest, start
 from builder.packs.bundle import missing_line
+from builder.safeout import json_text
 from builder.share.api import export_doc, pack_name, parse_source_text, summary_of, validate
 from builder.systems import get, ids, is_system, list_systems
 from builder.web.catalog_view import completes_only
@@ -38,7 +38,7 @@ FORMATS = (
 
 def json_body(data: dict) -> Response:
     """A JSON answer of plain data, serialised at once (no framework encoder pass)."""
-    return Response(json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8"), media_type="application/json")
+    return Response(json_text(data, default=_plain).encode("utf-8"), media_type="application/json")
 
 
 def _plain(v):

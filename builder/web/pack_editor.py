@@ -19,7 +19,7 @@ from urllib.parse import quote, urlencode, urlsplit
 from urllib.request import url2pathname
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from PIL import Image
 from starlette.concurrency import run_in_threadpool as off_loop
 
@@ -51,6 +51,7 @@ from builder.render.images import render_sides
 from builder.systems import get, ids
 from builder.web.common import attachment, read_form, redirect
 from builder.web.context import context
+from builder.web.jsonanswer import SafeJSONResponse
 from builder.web.workspace import Refused, Workspace
 from builder.yamlio import atomic_write, parse_yaml, read_text
 
@@ -390,7 +391,7 @@ async def pack_art(request: Request, file: str):
         return store_art(p.parent, name, body, aspect)
 
     rel = await off_loop(keep)
-    return JSONResponse({"path": rel})
+    return SafeJSONResponse({"path": rel})
 
 
 async def pack_publish(request: Request, file: str):

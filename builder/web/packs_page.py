@@ -16,13 +16,13 @@ from builder.catalog.packid import pack_id
 from builder.errors import DaimyoError
 from builder.i18n import _, ngettext
 from builder.packs import store
-from builder.packs.installer import download, install, outdated, report
+from builder.packs.installer import WouldShadow, download, install, outdated, report
 from builder.packs.registries import add, configured, remove
 from builder.packs.registry import all_entries, newest, search, stale_notes, version_key
 from builder.paths import display_path, within
 from builder.systems import ids, list_systems
 from builder.web.common import read_form, redirect
-from builder.web.context import context
+from builder.web.context import context, is_htmx
 from builder.web.workspace import Refused
 
 
@@ -101,7 +101,7 @@ def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
         system=game or "",
         problem=problem,
         notes=stale_notes(),
-        done=done[:300],
+        done=done[:1000],  # an install that replaced another pack says so, and how to have it back
         folder=str(store.folder()),
         mine=workspace_packs(ctx.ws),
         game_names=game_names(),
@@ -152,13 +152,33 @@ async def packs_update(request: Request, name: str = ""):
 
 
 async def packs_install(request: Request):
+    """Install a pack of the registries (``daimyo pack install REF``). One that would take the
+    place of a bundled pack or of one installed from elsewhere is refused (409) with what it
+    would replace and a Replace button: the second post names ``replace=1`` and installs it as
+    ``daimyo pack install REF --replace`` does; nothing is replaced without it."""
 
     form = await read_form(request)
     ref = str(form.get("ref", "")).strip()[:300]
     if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
         raise Refused(_("name a pack of the registries (NAME or NAME@VERSION)"))
-    lines = await anyio.to_thread.run_sync(lambda: install(ref))
+    replace = str(form.get("replace", "")) == "1"
+    try:
+        lines = await anyio.to_thread.run_sync(lambda: install(ref, replace=replace))
+    except WouldShadow as exc:
+        return confirm_replace(request, ref, exc)
     return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
+
+
+def confirm_replace(request: Request, ref: str, exc: WouldShadow):
+    """The refusal of an install that would shadow another pack, as a question: what it would
+    take the place of and a Replace button (in the message area for htmx, else a page); 409."""
+    ctx = context(request)
+    shown = {"ref": ref, "label": exc.label, "origin": exc.origin, "taken": exc.taken}
+    if is_htmx(request):
+        resp = ctx.page(request, "_pack_replace.html", status=409, **shown)
+        resp.headers["X-Daimyo-Flash"] = "1"  # app.js shows it in #flash, as a refusal
+        return resp
+    return ctx.page(request, "pack_replace.html", status=409, **shown)
 
 
 async def registries_add(request: Request):

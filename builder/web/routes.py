@@ -24,6 +24,7 @@ from fastapi import FastAPI, Request
 from starlette.routing import BaseRoute
 
 from builder import state
+from builder.web.jsonanswer import SafeJSONResponse
 
 _STATE = "route_functions"  # where an app's state keeps its route functions, by route
 _EXTRA = "_route_request"  # the request, for a function that does not take it itself
@@ -33,7 +34,7 @@ _made: dict[tuple, BaseRoute] = state.cache(
 _lock = threading.Lock()
 # the routes are made on an app of their own: a FastAPI app's router gives its routes nothing of
 # the app but its defaults (the same for every app made without route options, as create_app's)
-_maker = FastAPI()
+_maker = FastAPI(default_response_class=SafeJSONResponse)
 
 
 class Routes:

@@ -15,12 +15,12 @@
 from __future__ import annotations
 
 import hmac
-import json
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from builder.i18n import _
+from builder.safeout import json_text
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -208,4 +208,4 @@ async def _plain(send, status: int, text: str):
 
 
 async def json_body(send, status: int, data: dict):
-    await _send(send, status, json.dumps(data).encode(), [(b"content-type", b"application/json")])
+    await _send(send, status, json_text(data).encode(), [(b"content-type", b"application/json")])

@@ -17,7 +17,6 @@ on one database serve one event.
 """
 
 import html
-import json
 import socket
 import tempfile
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ import uvicorn
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from sqlalchemy.exc import DBAPIError
@@ -46,7 +45,9 @@ from builder.event.store import PUBLIC, Event, Who
 from builder.i18n import N_, _, ngettext
 from builder.limits import MAX_VIEWER_CODE_CHARS
 from builder.render.book import score_name_of
+from builder.safeout import json_text
 from builder.viewer.app import GET, VIEWS, viewer_for
+from builder.web.jsonanswer import SafeJSONResponse
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
@@ -217,7 +218,7 @@ async def _too_large(scope, send):
         text = _("the request is too large: at most {n:,} bytes (hand in one list, not a collection)").format(
             n=MAX_BODY
         )
-        body = (json.dumps({"error": text, "status": 413}) if api else _plain_page(_("Too large"), text)).encode()
+        body = (json_text({"error": text, "status": 413}) if api else _plain_page(_("Too large"), text)).encode()
     await send(
         {
             "type": "http.response.start",
@@ -360,7 +361,7 @@ def bearer(request: Request) -> str | None:
 async def on_refused(request: Request, exc: EventRefused) -> Response:
     ctx = context(request)
     if request.url.path.startswith("/api/"):
-        return JSONResponse(
+        return SafeJSONResponse(
             {"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
             status_code=exc.status,
         )
@@ -375,7 +376,7 @@ async def on_database(request: Request, exc: DBAPIError) -> Response:
         raise exc
     text = _("the event's database cannot be reached; nothing was changed (try again in a minute)")
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
+        return SafeJSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
     return HTMLResponse(_plain_page(_("Database unreachable"), text), status_code=503, headers=RETRY)
 
 
@@ -1126,6 +1127,7 @@ def create_app(folder: str | Path):
     env.filters["word"] = word
     env.globals.update(verdict=verdict, finding_text=finding_text, max_viewer_code=MAX_VIEWER_CODE_CHARS)
     app = FastAPI(
+        default_response_class=SafeJSONResponse,
         title="daimyo event",
         version="1",
         description="Hand in lists to an event, sealed until the reveal. Send the player's or "

@@ -7,7 +7,6 @@ and adds them under the game's id; typer is imported only when they are added.
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError, safe_terminal, unknown_format
 from builder.games.satsuma.rules import role_of
 from builder.i18n import N_, SOURCE_LANGUAGE, use
+from builder.safeout import json_text
 
 if TYPE_CHECKING:
     from builder.games.satsuma.rules import Clash
@@ -80,7 +80,7 @@ class SatsumaCommands:
                 raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT) from None
             if format == "json":
                 with use(SOURCE_LANGUAGE):  # machine output: the same in every language
-                    sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
+                    sys.stdout.write(json_text(res.to_json(), indent=2) + "\n")
             else:
                 for line in format_clash(res):
                     sys.stdout.write(safe_terminal(line) + "\n")
@@ -122,7 +122,7 @@ class SatsumaCommands:
             if readings:
                 if format == "json":
                     with use(SOURCE_LANGUAGE):
-                        sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
+                        sys.stdout.write(json_text(simu.readings_json(), indent=2) + "\n")
                 else:
                     for line in simu.format_readings():
                         sys.stdout.write(safe_terminal(line) + "\n")
@@ -140,7 +140,7 @@ class SatsumaCommands:
             with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
                 rep = simu.report(tally, game, info, seed)
             if format == "json":
-                sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
+                sys.stdout.write(json_text(rep, indent=2) + "\n")
             else:
                 for line in simu.format_report(rep):
                     sys.stdout.write(safe_terminal(line) + "\n")
