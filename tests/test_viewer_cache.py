@@ -21,7 +21,7 @@ from test_viewer_processes import _free_ports, _get, viewer
 
 from builder.share.api import export_source
 from builder.viewer import shelf as shelf_module
-from builder.viewer.shelf import MAX_ENTRIES, SUFFIX, SWEEP_EVERY, Shelf
+from builder.viewer.shelf import KEEP_AFTER_SWEEP, MAX_ANSWER_BYTES, MAX_ENTRIES, SUFFIX, SWEEP_EVERY, Shelf
 
 from conftest import ROOT
 
@@ -162,25 +162,27 @@ def test_the_folder_keeps_at_most_max_entries_the_oldest_removed_first(tmp_path)
     keys = [_put(shelf, i) for i in range(MAX_ENTRIES)]
     assert shelf.sweep() == 0  # at the bound: nothing removed
     assert len(_entries(tmp_path)) == MAX_ENTRIES
-    keys.append(_put(shelf, MAX_ENTRIES))  # one past it
-    assert shelf.sweep() == 1
-    assert not shelf.path(keys[0]).exists()  # the oldest
-    assert all(shelf.path(k).exists() for k in keys[1:])
+    keys.append(_put(shelf, MAX_ENTRIES))  # one past it: the oldest removed, down to KEEP_AFTER_SWEEP
+    assert shelf.sweep() == MAX_ENTRIES + 1 - KEEP_AFTER_SWEEP
+    assert [p.name for p in _entries(tmp_path)] == sorted(shelf.path(k).name for k in keys[-KEEP_AFTER_SWEEP:])
 
 
-def test_the_folder_keeps_within_its_bytes_and_sweeps_as_it_writes(tmp_path):
+def test_the_folder_is_swept_as_entries_are_written(tmp_path):
+    """Without calling sweep: the first entry a process writes sweeps, then every SWEEP_EVERY-th."""
+    shelf = Shelf(tmp_path, max_entries=3, keep=2)
+    keys = [_put(shelf, i) for i in range(SWEEP_EVERY)]
+    assert len(_entries(tmp_path)) == SWEEP_EVERY  # swept at the first only
+    keys.append(_put(shelf, SWEEP_EVERY))  # the SWEEP_EVERY-th since
+    assert [p.name for p in _entries(tmp_path)] == sorted(shelf.path(k).name for k in keys[-2:])
+
+
+def test_an_answer_too_large_is_not_kept(tmp_path):
     shelf = Shelf(tmp_path)
-    keys = [_put(shelf, 0)]
-    shelf.max_bytes = 5 * shelf.path(keys[0]).stat().st_size  # five entries (all of one size)
-    keys += [_put(shelf, i) for i in range(1, 5)]
-    assert shelf.sweep() == 0  # at the bound
-    keys.append(_put(shelf, 5))
-    assert shelf.sweep() == 1  # one past it: the oldest removed
-    assert [p.name for p in _entries(tmp_path)] == sorted(shelf.path(k).name for k in keys[1:])
-    # without calling sweep: the first entry a process writes sweeps, then every SWEEP_EVERY-th
-    few = Shelf(tmp_path / "few", max_entries=3)
-    keys = [_put(few, i) for i in range(1 + SWEEP_EVERY)]
-    assert [p.name for p in _entries(tmp_path / "few")] == sorted(few.path(k).name for k in keys[-3:])
+    at, past = Shelf.key("at", "pdf", "en", "c", PUBLIC), Shelf.key("past", "pdf", "en", "c", PUBLIC)
+    shelf.put(at, (200, b"%" * MAX_ANSWER_BYTES, "application/pdf", "list.pdf"))
+    shelf.put(past, (200, b"%" * (MAX_ANSWER_BYTES + 1), "application/pdf", "list.pdf"))
+    assert shelf.get(at) == (200, b"%" * MAX_ANSWER_BYTES, "application/pdf", "list.pdf")
+    assert shelf.get(past) is None and not shelf.path(past).exists()
 
 
 def test_a_temporary_file_left_by_a_stopped_writer_is_removed(tmp_path):

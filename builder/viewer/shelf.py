@@ -14,8 +14,9 @@ temporary file and renamed into place (``os.replace``), so a reader sees a whole
 without locks; each carries the SHA-256 of its answer (status, type, body), and an entry that
 does not match it (truncated, damaged) is ignored, drawn again and written over.
 
-The folder is bounded by ``MAX_ENTRIES`` files and ``MAX_BYTES``: every ``SWEEP_EVERY`` entries
-a process writes, it removes the oldest entries past either bound.
+The folder is bounded by ``MAX_ENTRIES`` files of at most the 256 KB an answer kept (a page is
+13-18 KB): every ``SWEEP_EVERY`` entries a process writes, it counts the entries, and when
+there are more, it removes the oldest down to ``KEEP_AFTER_SWEEP``.
 """
 
 from __future__ import annotations
@@ -30,19 +31,21 @@ from pathlib import Path
 
 from builder import __version__
 
-__all__ = ["MAX_BYTES", "MAX_ENTRIES", "SWEEP_EVERY", "Answer", "Shelf"]
+__all__ = ["KEEP_AFTER_SWEEP", "MAX_ENTRIES", "SWEEP_EVERY", "Answer", "Shelf"]
 
-# a few thousand links (a busy weekend of an event's lists in a few languages) in a folder a
-# sweep lists in a few milliseconds; a page is 10-30 KB, so the entries rarely reach MAX_BYTES,
-# which bounds the disk the folder can take (each entry is at most the 256 KB an answer kept)
+# a few thousand links (a busy weekend of an event's lists in a few languages): about 70 MB of
+# pages, and at most 1 GB however large its answers (each at most the 256 KB an answer kept)
 MAX_ENTRIES = 4096
-MAX_BYTES = 64 * 1024 * 1024
-# a sweep lists the folder (a few ms for MAX_ENTRIES files): once every 32 entries written costs
-# a small fraction of drawing them, and lets the folder pass its bounds by at most 32 entries
-# (of at most 256 KB each) per process between sweeps
+# counting the entries lists the folder's names (about 1 ms for MAX_ENTRIES): once every 32
+# entries written costs a small fraction of drawing them, and lets the folder pass its bound by
+# at most 32 entries per process between counts
 SWEEP_EVERY = 32
+# an over-full folder is swept down to 7/8 of its bound: finding the oldest reads each entry's
+# time (tens of ms for MAX_ENTRIES), so it is done once every 512 entries written, not at each
+KEEP_AFTER_SWEEP = MAX_ENTRIES * 7 // 8
 STALE_TEMP_SECONDS = 600  # a temporary file this old was left by a process that stopped mid-write
 SUFFIX = ".answer"
+MAX_ANSWER_BYTES = 256 * 1024  # the largest answer kept (the viewer's KEPT_BYTES): a longer entry is not one
 MAGIC = b"daimyo viewer answer 1\n"
 FORMAT = "1"  # the entries' format and naming, in every key
 
@@ -52,9 +55,9 @@ Answer = tuple[int, bytes, str, str]  # status, body, media type, download file 
 class Shelf:
     """A folder of answers: ``get(key)`` and ``put(key, answer)``, ``key`` made by ``key()``."""
 
-    def __init__(self, folder: str | os.PathLike, *, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES):
+    def __init__(self, folder: str | os.PathLike, *, max_entries: int = MAX_ENTRIES, keep: int = KEEP_AFTER_SWEEP):
         self.folder = Path(folder)
-        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self.max_entries, self.keep = max_entries, min(keep, max_entries)
         self.written = SWEEP_EVERY - 1  # entries written since the last sweep: the first one sweeps
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
 
@@ -72,7 +75,7 @@ class Shelf:
         """The answer kept under ``key``; None when there is none or it is not whole."""
         try:
             with open(self.path(key), "rb") as fh:
-                raw = fh.read(len(MAGIC) + 4096 + self.max_bytes + 1)
+                raw = fh.read(len(MAGIC) + 65 + 4096 + MAX_ANSWER_BYTES)
         except (OSError, ValueError):
             return None
         return _parsed(raw, key)
@@ -81,6 +84,8 @@ class Shelf:
         """Keep ``answer`` under ``key`` (written whole or not at all); a folder that cannot be
         written keeps nothing, and the answer is still given."""
         status, body, media, name = answer
+        if len(body) > MAX_ANSWER_BYTES:
+            return
         head = {"key": key, "status": status, "media": media, "name": name, "size": len(body)}
         rest = json.dumps(head, sort_keys=True).encode() + b"\n" + body
         data = MAGIC + hashlib.sha256(rest).hexdigest().encode() + b"\n" + rest
@@ -102,30 +107,30 @@ class Shelf:
             self.sweep()
 
     def sweep(self) -> int:
-        """Remove the oldest entries past the bounds, and temporary files left behind; the
-        number of files removed. Another process sweeping at once removes some of them first."""
+        """Count the entries; past the bound, remove the oldest down to ``keep``; remove the
+        temporary files left behind. The number of files removed (another process sweeping at
+        once may remove some of them first)."""
         self.written = 0
-        entries, removed, now = [], 0, time.time()
         try:
-            with os.scandir(self.folder) as it:
-                for e in it:
-                    try:
-                        st = e.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if e.name.endswith(SUFFIX):
-                        entries.append((st.st_mtime_ns, e.name, st.st_size))
-                    elif e.name.endswith(".tmp") and now - st.st_mtime > STALE_TEMP_SECONDS:
-                        removed += _unlink(e.path)
+            names = os.listdir(self.folder)
         except OSError:
+            return 0
+        removed, now = 0, time.time()
+        for name in names:
+            if name.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    if now - os.stat(self.folder / name).st_mtime > STALE_TEMP_SECONDS:
+                        removed += _unlink(str(self.folder / name))
+        answers = [n for n in names if n.endswith(SUFFIX)]
+        if len(answers) <= self.max_entries:
             return removed
-        entries.sort()
-        count, total = len(entries), sum(size for _t, _n, size in entries)
-        for _mtime, name, size in entries:
-            if count <= self.max_entries and total <= self.max_bytes:
-                break
+        dated = []
+        for name in answers:
+            with contextlib.suppress(OSError):
+                dated.append((os.stat(self.folder / name).st_mtime_ns, name))
+        dated.sort()
+        for _mtime, name in dated[: max(0, len(dated) - self.keep)]:
             removed += _unlink(str(self.folder / name))
-            count, total = count - 1, total - size
         return removed
 
 
