@@ -2,6 +2,7 @@
 against the trivial ``/healthz`` of the same server, with 1, 2 and 4 worker processes, in one run.
 
 Run: python benchmarks/bench_viewer.py [--clients 8] [--seconds 5] [--workers 1 2 4] [--shared 3000]
+     [--cache-in /dev/shm] [--no-cache]
 
 For each worker count it starts ``daimyo viewer --workers N`` (a separate process, as it is
 deployed) on a free loopback port, with a cache folder of its own (``--cache-dir``) shared with
@@ -19,7 +20,9 @@ each on its own keep-alive connection, for ``--seconds`` per route:
 
 Every link of the ``(new)`` and ``(copy's)`` routes is asked once in the whole run (the warm-up
 takes links of its own). ``--no-cache``: the viewers without a cache folder, each copy drawing
-every link itself (the ``(copy's)`` links are then drawn again).
+every link itself (the ``(copy's)`` links are then drawn again). ``--cache-in``: the folder the
+cache folder is made in (a disk's, or a tmpfs such as /dev/shm: making a file on this machine's
+ext4 disk costs 0.25-0.4 ms of CPU, on a tmpfs 0.07 ms).
 
 Measured (CPU of drawing a new link's page, in process): the QR code of the link with the best
 of segno's eight masks took about 6 ms of it, with one mask 1.4 ms; the list's YAML, written for
@@ -32,6 +35,17 @@ what each QR version has in common, builder/viewer/qr.py), what the catalog says
 now) and the locale folder globbed for each page in a language (0.1 ms; now once per process):
 2.2 ms in all, of which reading the code and checking the list are about a fifth each, the
 template and the QR code a third.
+
+With the cache folder (builder/viewer/shelf.py), a link another copy drew costs reading the code
+as far as the catalog it is checked against (0.2 ms in process: decoding it and putting it in
+canonical form two thirds, the catalog's files looked at a fifth) and reading its entry (10 us);
+looking for an entry and writing it add about 0.2 ms to a new link. Its bound was first kept by listing the
+folder with each entry's time every 32 entries written: 30 ms at 4096 entries, 1 ms a new
+link; it now counts the names alone (about 1 ms) and reads the times only past the bound,
+sweeping down to 7/8 of it. Then (cProfile of a new link's page, 1.3 ms in process): the
+template 36%, checking the list and what each entry shows 32% (the check 13%), reading the code
+15%, the QR code 7%; the rest is spread thin. Reusing the list as the check read it, rather
+than reading it again for the unit cards, changed nothing measurable (0.01 ms), so it was left.
 
 The server's CPU is read from /proc (the viewer's processes: the parent and its workers), so
 "CPU/request" is the server's own cost, apart from the clients'. The load generator runs on
@@ -181,6 +195,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--shared", type=int, default=3000, help="links drawn by the other copy, asked once each")
     ap.add_argument("--no-cache", action="store_true", help="the viewers without a cache folder (as before it)")
+    ap.add_argument("--cache-in", default=None, help="where the cache folder is made (default: the temporary folder)")
     ap.add_argument("--list", default=str(ROOT / "examples" / "kensei-buke.yaml"))
     args = ap.parse_args()
     doc = read_source(args.list).doc
@@ -201,7 +216,7 @@ def main() -> None:
     )
     for workers in args.workers:
         with (
-            tempfile.TemporaryDirectory(prefix="bench-viewer-") as folder,
+            tempfile.TemporaryDirectory(prefix="bench-viewer-", dir=args.cache_in) as folder,
             viewer(workers, None if args.no_cache else folder) as (port, proc),
             viewer(1, None if args.no_cache else folder) as (other, other_proc),
         ):
