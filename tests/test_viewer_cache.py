@@ -196,3 +196,62 @@ def test_a_temporary_file_left_by_a_stopped_writer_is_removed(tmp_path):
     os.utime(left, (st.st_atime - old, st.st_mtime - old))
     assert shelf.sweep() == 1
     assert not left.exists() and fresh.exists()  # one being written now is left alone
+
+
+def _viewer_cli(*args: str, env: dict | None = None):
+    import subprocess
+    import sys
+
+    exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(_free_ports(1)[0]), *args]
+    return subprocess.run(exe, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+
+
+def test_a_cache_folder_that_cannot_be_written_is_a_usage_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    r = _viewer_cli("--cache-dir", str(blocker / "viewer"))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--cache-dir" in lines[0] and "--no-cache" in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_cache_dir_and_no_cache_together_are_a_usage_error(tmp_path):
+    r = _viewer_cli("--cache-dir", str(tmp_path), "--no-cache")
+    assert r.returncode == 2
+    assert r.stderr.strip() == "daimyo: error: --cache-dir and --no-cache cannot be used together: give one of them"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow  # starts a server process
+@pytest.mark.skipif(os.name == "nt", reason="the viewer's processes need a POSIX system here")
+def test_a_default_folder_that_cannot_be_written_is_said_and_the_viewer_draws_alone(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = dict(os.environ, DAIMYO_CACHE_DIR=str(blocker / "daimyo"), DAIMYO_VIEWER=PUBLIC)
+    (port,) = _free_ports(1)
+    exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(port)]
+    proc = subprocess.Popen(exe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if _get(port, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "the viewer did not start"
+            time.sleep(0.02)
+        code = _code()
+        assert _get(port, f"/v/{code}")[1][HEADER] == "drawn"
+        assert _get(port, f"/v/{code}")[1][HEADER] == "memory"
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    err = proc.stderr.read().decode()
+    assert "daimyo viewer: warning: the cache folder" in err and "--cache-dir" in err, err
+    assert "Traceback" not in err
