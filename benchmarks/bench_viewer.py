@@ -21,8 +21,8 @@ each on its own keep-alive connection, for ``--seconds`` per route:
 Every link of the ``(new)`` and ``(copy's)`` routes is asked once in the whole run (the warm-up
 takes links of its own). ``--no-cache``: the viewers without a cache folder, each copy drawing
 every link itself (the ``(copy's)`` links are then drawn again). ``--cache-in``: the folder the
-cache folder is made in (a disk's, or a tmpfs such as /dev/shm: making a file on this machine's
-ext4 disk costs 0.25-0.4 ms of CPU, on a tmpfs 0.07 ms).
+cache folder is made in (a disk's, or a tmpfs such as /dev/shm: writing an entry on this
+machine's ext4 disk costs 0.2-0.4 ms of CPU, on a tmpfs 0.07-0.15 ms).
 
 Measured (CPU of drawing a new link's page, in process): the QR code of the link with the best
 of segno's eight masks took about 6 ms of it, with one mask 1.4 ms; the list's YAML, written for
@@ -39,10 +39,10 @@ template and the QR code a third.
 With the cache folder (builder/viewer/shelf.py), a link another copy drew costs reading the code
 as far as the catalog it is checked against (0.2 ms in process: decoding it and putting it in
 canonical form two thirds, the catalog's files looked at a fifth) and reading its entry (10 us);
-looking for an entry and writing it add about 0.2 ms to a new link. Its bound was first kept by listing the
-folder with each entry's time every 32 entries written: 30 ms at 4096 entries, 1 ms a new
-link; it now counts the names alone (about 1 ms) and reads the times only past the bound,
-sweeping down to 7/8 of it. Then (cProfile of a new link's page, 1.3 ms in process): the
+looking for an entry and writing it add 0.2-0.5 ms to a new link (on this machine's disk). Its
+bound was first kept by listing the folder with each entry's time every 32 entries written:
+30 ms at 4096 entries, 1 ms a new link; it now counts the names alone (about 1 ms) and reads
+the times only past the bound, sweeping down to 7/8 of it. Then (cProfile of a new link's page, 1.3 ms in process): the
 template 36%, checking the list and what each entry shows 32% (the check 13%), reading the code
 15%, the QR code 7%; the rest is spread thin. Reusing the list as the check read it, rather
 than reading it again for the unit cards, changed nothing measurable (0.01 ms), so it was left.
