@@ -57,14 +57,17 @@ def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, 
 
 
 @contextlib.contextmanager
-def viewer(port: int, workers: int, public: str | None = "https://lists.example.org"):
+def viewer(port: int, workers: int, public: str | None = "https://lists.example.org", cache_dir=None, *more: str):
     """``daimyo viewer`` on ``port``, its public address ``public`` (None: the address each
-    request came to), stopped however the test ends."""
+    request came to), its folder of answers ``cache_dir`` (None: its default), with the options
+    ``more``, stopped however the test ends."""
     env = dict(os.environ, DAIMYO_PACKS=str(ROOT / "examples" / "packs"))
     env.pop("DAIMYO_VIEWER", None)
     if public:
         env["DAIMYO_VIEWER"] = public
-    exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(port), "--workers", str(workers)]
+    exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(port), "--workers", str(workers), *more]
+    if cache_dir is not None:
+        exe += ["--cache-dir", str(cache_dir)]
     proc = subprocess.Popen(exe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         deadline = time.monotonic() + 120
@@ -108,8 +111,10 @@ def test_any_copy_answers_any_link_the_same(monkeypatch):
         assert _get(a, f"/v/{codes[0]}")[0] == 200
 
 
-def test_a_viewer_writes_nothing(tmp_path, monkeypatch):
-    """Its cache, config and temporary folders are as empty after it showed and printed lists."""
+def test_a_viewer_writes_nothing_but_its_answers(tmp_path, monkeypatch):
+    """Its cache, config and temporary folders are as empty after it showed and printed lists,
+    but for the answers it drew, in the viewer folder of daimyo's cache folder; with
+    ``--no-cache``, nothing at all."""
     cache, home, tmp = tmp_path / "cache", tmp_path / "home", tmp_path / "tmp"
     for d in (cache, home, tmp):
         d.mkdir()
@@ -122,10 +127,16 @@ def test_a_viewer_writes_nothing(tmp_path, monkeypatch):
         for p in sorted(d.rglob("*"), reverse=True):
             p.unlink() if p.is_file() else p.rmdir()
     (port,) = _free_ports(1)
-    with viewer(port, workers=1):
+    with viewer(port, 1, "https://lists.example.org", None, "--no-cache"):
         assert _get(port, f"/v/{code}")[0] == 200
         assert _get(port, f"/v/{code}/list.pdf")[0] == 200
     assert [p for d in (cache, home, tmp) for p in d.rglob("*")] == []
+    with viewer(port, workers=1):
+        assert _get(port, f"/v/{code}")[0] == 200
+        assert _get(port, f"/v/{code}/list.pdf")[0] == 200
+    written = sorted(p.relative_to(cache).as_posix() for d in (cache, home, tmp) for p in d.rglob("*"))
+    assert written[:2] == ["daimyo", "daimyo/viewer"]
+    assert len(written) == 4 and all(p.endswith(".answer") for p in written[2:])  # the page and the printout
 
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)

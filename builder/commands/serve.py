@@ -9,6 +9,7 @@ import typer
 
 from builder.cli import echo
 from builder.cli_words import help_text
+from builder.errors import UsageError, option
 from builder.i18n import _
 from builder.yamlio import begin_command
 
@@ -82,19 +83,57 @@ def viewer_cmd(
         "--builder",
         help="the address of the local builder that 'Open in my builder' goes to (daimyo serve's)",
     ),
+    cache_dir: Optional[str] = typer.Option(
+        None,
+        "--cache-dir",
+        help="the folder of the pages drawn, shared by every copy on this host "
+        "(default: viewer in daimyo's cache folder, ~/.cache/daimyo/viewer)",
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="keep no folder of pages: each copy draws its own"),
 ) -> None:
     """Show lists to anyone from their links (/v/SHARE-CODE): a stateless web viewer.
 
-    It keeps no data and writes nothing, so any number of copies can run behind a load balancer.
+    It keeps no data of its own, so any number of copies can run behind a load balancer; the
+    copies on one host share a folder of the pages drawn (--cache-dir), so each link is drawn once.
     Links name it with DAIMYO_VIEWER or viewer = "https://..." in config.toml (docs/viewer.md).
     """
 
     begin_command(track=False)
-    from builder.viewer.serve import check_options, run  # noqa: PLC0415 - the web stack: imported by this command alone
+    from builder.viewer.serve import (  # noqa: PLC0415 - the web stack: imported by this command alone
+        CacheFolderError,
+        check_options,
+        default_cache_dir,
+        ready_cache_dir,
+        run,
+    )
 
     check_options(port, workers)
+    if cache_dir is not None and no_cache:
+        raise UsageError(
+            _("{a} and {b} cannot be used together: give one of them").format(
+                a=option("cache-dir"), b=option("no-cache")
+            )
+        )
+    folder = None
+    if not no_cache:
+        try:
+            folder = ready_cache_dir(cache_dir or default_cache_dir())
+        except CacheFolderError as exc:
+            if cache_dir is not None:
+                raise UsageError(
+                    _("{flag} {folder} cannot be written ({reason}): give a folder you can write, or {off}").format(
+                        flag=option("cache-dir"), folder=exc.folder, reason=exc.reason, off=option("no-cache")
+                    )
+                ) from None
+            echo(
+                _(
+                    "daimyo viewer: warning: the cache folder {folder} cannot be written ({reason}); "
+                    "each copy draws its own pages (give {flag})"
+                ).format(folder=exc.folder, reason=exc.reason, flag="--cache-dir"),
+                err=True,
+            )
     echo(f"daimyo viewer: open http://{host}:{port}/ (Ctrl-C stops it)")
-    run(host=host, port=port, workers=workers, builder=builder)
+    run(host=host, port=port, workers=workers, builder=builder, cache_dir=folder)
 
 
 def register(app) -> None:

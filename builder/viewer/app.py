@@ -3,10 +3,12 @@
 ``GET /v/<share code>`` is the list (game, name, total, verdict and findings, every entry with
 what the catalog says of it, the packs it names and whether they are known here), with its
 table view (``/table``), its PDF (``/list.pdf``) and YAML (``/list.yaml``). The code is the
-whole payload: the viewer keeps no data and writes nothing (a PDF is drawn in a temporary
-folder removed at once), so any number of copies behind any load balancer give the same
-answers. Each answer carries an ETag of the code, the language and daimyo's version and is
-cacheable for a year (``immutable``); ``If-None-Match`` gets 304 before anything is decoded.
+whole payload: the viewer keeps no data of its own (a PDF is drawn in a temporary folder
+removed at once), so any number of copies behind any load balancer give the same answers. Each
+answer carries an ETag of the code, the language and daimyo's version and is cacheable for a
+year (``immutable``); ``If-None-Match`` gets 304 before anything is decoded. The answers drawn
+are kept in memory and, with a cache folder, in that folder for every copy on the host
+(builder/viewer/shelf.py): a link is drawn once, by whichever copy is asked first.
 
 A code longer than ``MAX_VIEWER_CODE_CHARS`` or whose body would expand past
 ``MAX_VIEWER_BODY`` is refused before it is decoded (400); a damaged code is 400; a code of a
@@ -20,13 +22,14 @@ share code reads the same on both.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -43,8 +46,9 @@ from builder.share.api import Imported
 from builder.share.canonical import canonical
 from builder.share.code import decode
 from builder.share.link import code_in, link_of, viewer_base_or_none
-from builder.viewer.play import Play, play_of
+from builder.viewer.play import Loaded, Play, loaded_of, play_of
 from builder.viewer.qr import qr_svg
+from builder.viewer.shelf import Answer, Shelf
 from builder.viewer.table import ICON_SVG, environment, inline, table_html, verdict_word
 
 __all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "GET", "VIEWS", "Viewer", "make_app", "viewer_for", "worker_app"]
@@ -58,6 +62,7 @@ CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
     "manifest-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
+CACHE_HEADER = "X-Daimyo-Cache"  # where an answer came from: drawn, memory (this process's) or folder (a copy's)
 GET = ["GET", "HEAD"]  # link previews may ask for the headers alone
 # the answers about one code: the address under /v/CODE and the kind of answer ``Viewer.answer`` draws
 VIEWS = (("", "page"), ("/table", "table"), ("/list.yaml", "yaml"), ("/list.pdf", "pdf"))
@@ -65,7 +70,7 @@ NOT_HERE = ("not installed here", "this catalog does not have", "do not match th
 
 KEPT = 256  # answers kept per process: a code drawn once is answered at the cost of a static page
 KEPT_BYTES = 256 * 1024  # the largest answer kept (a page is 10-30 KB; a printout may be megabytes)
-_ANSWERS: dict[str, tuple[int, bytes, str, str]] = state.cache(
+_ANSWERS: dict[str, Answer] = state.cache(
     "viewer.answers",
     bound=KEPT,
     lifetime=state.VALUE,
@@ -106,12 +111,11 @@ def _checked_code(code: str) -> str:
     return code
 
 
-def _play(code: str) -> Play:
-    """The list of ``code``; Refused for a code that is damaged (400) or names what is not here (404)."""
+@contextlib.contextmanager
+def _reading() -> Iterator[None]:
+    """Refused for a code that is damaged (400) or names what is not here (404)."""
     try:
-        doc = decode(code, where="<code>", max_body=MAX_VIEWER_BODY)
-        imp = Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
-        return play_of(imp, code, is_canonical=True)
+        yield
     except DaimyoError as exc:
         lines = [line.removeprefix("daimyo: error: ").removeprefix("<code>:1:1: error: ") for line in exc.lines()]
         message = lines[0] if lines else _("the code cannot be read")
@@ -122,6 +126,22 @@ def _play(code: str) -> Play:
         raise Refused(
             400, _("This list cannot be read"), _("the code is damaged ({what})").format(what=type(exc).__name__)
         ) from None
+
+
+def _read(code: str) -> tuple[Imported, Loaded]:
+    """The list of ``code`` with its packs and catalog, not yet checked; Refused as ``_play``."""
+    with _reading():
+        doc = decode(code, where="<code>", max_body=MAX_VIEWER_BODY)
+        imp = Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
+        return imp, loaded_of(imp)
+
+
+def _play(code: str, read: tuple[Imported, Loaded] | None = None) -> Play:
+    """The list of ``code``; Refused for a code that is damaged (400) or names what is not here
+    (404). ``read``: ``_read(code)``, when the caller has it already."""
+    imp, loaded = read or _read(code)
+    with _reading():
+        return play_of(imp, code, is_canonical=True, loaded=loaded)
 
 
 def _pdf(play: Play) -> bytes:
@@ -143,9 +163,10 @@ def _file_name(play: Play, suffix: str) -> str:
 class Viewer:
     """The pages of one viewer application."""
 
-    def __init__(self, builder: str, base: str | None):
+    def __init__(self, builder: str, base: str | None, shelf: Shelf | None = None):
         self.builder = builder.rstrip("/")
         self.base = base
+        self.shelf = shelf  # the answers shared with the other copies on this host
         self.env = environment()
         self.env.globals.update(
             css=Markup(inline("view.css")),
@@ -189,11 +210,11 @@ class Viewer:
         tag = _etag(kind, code, lang, self.root(request))
         if tag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
             return Response(status_code=304, headers={"ETag": tag, "Cache-Control": YEAR, "Vary": "Accept-Language"})
-        kept = _ANSWERS.get(tag)
+        kept, source = _ANSWERS.get(tag), "memory"
         if kept is None:
             with i18n.use(lang):
                 try:
-                    kept = self.draw(request, code, kind)
+                    kept, source = self.fresh(request, code, kind, lang)
                 except Refused as exc:
                     return self.refused(request, exc, lang)
             if len(kept[1]) <= KEPT_BYTES:  # a big printout is drawn again rather than kept
@@ -209,6 +230,7 @@ class Viewer:
             "Content-Security-Policy": CSP,
             "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "no-referrer",
+            CACHE_HEADER: source,
         }
         if name:
             headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -224,8 +246,24 @@ class Viewer:
         answer.__name__ = f"viewer_{kind}"
         return answer
 
-    def draw(self, request: Request, code: str, kind: str) -> tuple[int, bytes, str, str]:
-        play = _play(code)
+    def fresh(self, request: Request, code: str, kind: str, lang: str) -> tuple[Answer, str]:
+        """The answer of a code this process does not keep, and where it came from: from the
+        folder shared with the other copies ("folder") or drawn here ("drawn")."""
+        read = _read(code)
+        catalog = getattr(read[1].catalog, "fingerprint", None)
+        if self.shelf is None or not catalog:
+            return self.draw(request, code, kind, read), "drawn"
+        key = self.shelf.key(code, kind, lang, catalog, self.root(request))
+        found = self.shelf.get(key)
+        if found is not None:
+            return found, "folder"
+        answer = self.draw(request, code, kind, read)
+        if len(answer[1]) <= KEPT_BYTES:
+            self.shelf.put(key, answer)
+        return answer, "drawn"
+
+    def draw(self, request: Request, code: str, kind: str, read: tuple[Imported, Loaded] | None = None) -> Answer:
+        play = _play(code, read)
         status = 404 if play.missing else 200
         if kind == "table":
             return status, table_html(play, self.env).encode(), "text/html; charset=utf-8", ""
@@ -268,9 +306,15 @@ def viewer_for(builder: str | None = None, base: str | None = None, configured: 
     return Viewer(builder or os.environ.get(BUILDER_ENV) or DEFAULT_BUILDER, base or None)
 
 
-def make_app(builder: str | None = None, base: str | None = None) -> FastAPI:
-    """The viewer's application (``viewer_for`` says what ``builder`` and ``base`` are)."""
+def make_app(builder: str | None = None, base: str | None = None, cache_dir: str | None = None) -> FastAPI:
+    """The viewer's application (``viewer_for`` says what ``builder`` and ``base`` are);
+    ``cache_dir``: the folder of answers shared with the other copies (none: each draws its own)."""
     view = viewer_for(builder, base)
+    if cache_dir:
+        try:
+            view.shelf = Shelf(cache_dir)
+        except OSError:  # checked by 'daimyo viewer' before it starts: made unwritable since
+            view.shelf = None
     app = FastAPI(title="daimyo viewer", docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.api_route("/healthz", methods=GET)
@@ -310,4 +354,4 @@ def make_app(builder: str | None = None, base: str | None = None) -> FastAPI:
 def worker_app() -> FastAPI:
     """The application of one of several worker processes (``daimyo viewer --workers N``)."""
     given = json.loads(os.environ.get("DAIMYO_VIEWER_WORKER", "{}"))
-    return make_app(given.get("builder"), given.get("base"))
+    return make_app(given.get("builder"), given.get("base"), given.get("cache_dir"))

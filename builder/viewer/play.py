@@ -28,7 +28,7 @@ from builder.systems.printing import PrintingPart
 from builder.web.views import entries, entry_detail, header
 from builder.yamlio import Positions
 
-__all__ = ["Play", "play_of"]
+__all__ = ["Loaded", "Play", "loaded_of", "play_of"]
 
 SKIP_FACTS = {"clans", "list section", "living", "single", "unique", "legendary", "leader", "general"}
 
@@ -181,18 +181,39 @@ def _counters(system: str, catalog: Any, summary: Summary) -> list[dict[str, Any
     return rows
 
 
-def play_of(imp: Imported, code: str = "", *, is_canonical: bool = False) -> Play:
-    """The list ``imp`` checked and drawn for the viewer and the table view. DaimyoError when
-    its game's rules cannot read it (the viewer answers 400 with the message).
-    ``is_canonical``: ``imp.doc`` is ``canonical``'s result (a code the viewer just read)."""
+@dataclass
+class Loaded:
+    """A list read with its packs and catalog, before it is checked and drawn: what its answer
+    depends on besides the code (``catalog.fingerprint``) is known here."""
+
+    doc: Any  # the list document
+    catalog: Any
+    data: dict[str, Any]  # the list as checked here (the packs found here)
+    packs: list[dict[str, Any]]
+    missing: list[str]
+
+
+def loaded_of(imp: Imported) -> Loaded:
+    """The list ``imp`` with the packs found here and the catalog it is checked against."""
     system = imp.doc["system"]
-    gs = get(system)
     data, packs, missing = _packs(imp)
     doc = parse_list("", imp.file, base_dir=imp.base_dir, parsed=(copy.deepcopy(data), Positions(imp.file)))
     try:
         catalog = load_catalog(system, list(doc.packs))
     except CatalogError:  # a pack known here that cannot be read: the game's own catalog
         catalog = load_catalog(system)
+    return Loaded(doc, catalog, data, packs, missing)
+
+
+def play_of(imp: Imported, code: str = "", *, is_canonical: bool = False, loaded: Loaded | None = None) -> Play:
+    """The list ``imp`` checked and drawn for the viewer and the table view. DaimyoError when
+    its game's rules cannot read it (the viewer answers 400 with the message).
+    ``is_canonical``: ``imp.doc`` is ``canonical``'s result (a code the viewer just read);
+    ``loaded``: ``loaded_of(imp)``, when the caller has it already."""
+    system = imp.doc["system"]
+    gs = get(system)
+    loaded = loaded or loaded_of(imp)
+    doc, catalog = loaded.doc, loaded.catalog
     res = check_doc(doc, catalog=catalog)
     try:
         lst, _notes = gs.rules.load_list(doc, catalog)
@@ -212,11 +233,11 @@ def play_of(imp: Imported, code: str = "", *, is_canonical: bool = False) -> Pla
         counts=dict(head["counts"]),
         findings=general,
         entries=[_entry(r, catalog, cards) for r in rows],
-        packs=packs,
+        packs=loaded.packs,
         counters=_counters(system, catalog, res.summary),
         fingerprint=fingerprint(imp.doc, res.packs, is_canonical=is_canonical),
         code=code,
         sent=imp.doc,
-        checked=data,
-        missing=missing,
+        checked=loaded.data,
+        missing=loaded.missing,
     )
