@@ -18,8 +18,9 @@ from builder.share.api import export_source
 
 from conftest import ROOT
 
-pytestmark = [
+pytestmark = [  # a browser: none of its tests in the quick loop
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not have_chromium(), reason="no Chromium (/usr/bin/chromium) to drive"),
 ]
 
@@ -65,10 +66,7 @@ def _shot(pg, tmp_path: Path, name: str) -> Path:
     return out
 
 
-QUICK = {"kensei"}
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=() if g in QUICK else pytest.mark.slow) for g in GAMES])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_share_code_of_each_game_opens_in_the_viewer(browser, viewer, codes, game, tmp_path):
     code = codes[game]
     for width, height in ((1366, 900), (390, 844)):
@@ -126,7 +124,7 @@ def _open_offline(browser, path: Path, width: int = 390, height: int = 844):
     return ctx, pg, asked
 
 
-@pytest.mark.parametrize("game", [pytest.param(g, marks=() if g in QUICK else pytest.mark.slow) for g in GAMES])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_the_table_view_works_offline_and_keeps_its_counters(browser, packs_here, cli, game, tmp_path):
     out = tmp_path / f"{game}.html"
     r = cli("export", ROOT / "examples" / GAMES[game], "--to", "html", "-o", out)
