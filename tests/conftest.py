@@ -325,6 +325,18 @@ def browser():
 
 
 @pytest.fixture(scope="session")
+def forked_command(tmp_path_factory):
+    """``daimyo`` as processes forked from one server that has imported daimyo (tests/forkcli.py),
+    one server per test process (each xdist worker), shared by the modules that run many
+    commands: each call still brings its own arguments, folder, environment and standard
+    streams, and the server itself runs no command (starting one costs about a second)."""
+    from forkcli import forked_daimyo
+
+    with forked_daimyo(tmp_path_factory.mktemp("forked-bin"), dict(os.environ)) as shim:
+        yield shim
+
+
+@pytest.fixture(scope="session")
 def shots():
     """``shots(page, "name.png", full_page=...)``: a screenshot into ``$DAIMYO_SCREENSHOTS``
     when it is set, nothing otherwise (tests/browserkit.py)."""

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from forkcli import forked_daimyo
 
 from builder import i18n
 from builder.catalog import overlay
@@ -43,13 +42,13 @@ def daimyo(*args: str, cwd: Path | None = None, via: str | None = None) -> subpr
 
 
 @pytest.fixture(scope="module")
-def forked(tmp_path_factory):
-    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py), for the
+def forked(forked_command):
+    """``daimyo`` as processes forked from one that has imported daimyo (the run's one server,
+    conftest's ``forked_command``), for the
     pseudo-locale's prints and refusals of every game: each is still a process of its own that
     reads ``--lang`` at its entry point, without the interpreter's start. The Spanish, French and
     English prints and the Spanish refusals run in fresh interpreters, and are slow."""
-    with forked_daimyo(tmp_path_factory.mktemp("bin"), dict(os.environ)) as shim:
-        yield str(shim)
+    return str(forked_command)
 
 
 @functools.cache
