@@ -139,6 +139,13 @@ def test_english_stays_the_default(tmp_path):
 
 # -- the pseudo-locale: no fixed word left unmarked -----------------------------------------------
 
+
+def one_game_quick(quick: str) -> list:
+    """Every game, only ``quick`` in the quick loop (``-m 'not slow'``): a sweep of the games keeps
+    one case there, a different game for each sweep."""
+    return [pytest.param(s, marks=() if s == quick else pytest.mark.slow) for s in sorted(EXAMPLE_OF)]
+
+
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
 # the program, its commands and units, written as they are typed in any language
 PROGRAM_WORDS = {"daimyo", "check", "import", "export", "CODE", "LIST", "QR", "SHA", "mm", "pt", "x", "n"}
@@ -220,7 +227,8 @@ def unmarked(printed: str, data: set[str]) -> list[str]:
     return sorted({w for w in WORD.findall(text) if w not in known})
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+# the quick loop checks one game's print, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("kensei"))
 def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system, forked):
     lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
     out = tmp_path / f"{system}.pdf"
@@ -232,7 +240,8 @@ def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system, fo
     assert not left, f"{system}: fixed words printed without translation: {left}"
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+# the quick loop checks one game's aid, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("senshiai"))
 def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, system, forked):
     """A player aid's words come from its YAML template (extracted into the print catalog) and
     its generated tables; the catalog's own data it tabulates (suits, limits) is data."""
@@ -296,7 +305,8 @@ def stats_data(system: str, lst: Path, printed: str) -> set[str]:
     return data_words(system, lst, printed) | words_of([str(v) for v in values]) | {lst.name, "stats", "AP"}
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+# the quick loop checks one game's statistics, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("senji"))
 def test_the_pseudo_locale_statistics_have_no_unmarked_fixed_word(tmp_path, system, forked):
     """``daimyo stats LIST -o`` (the pages ``print --stats`` adds): headings, table words, the
     fields counted and the rules' limits are marked; the values counted are data."""
