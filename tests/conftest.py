@@ -124,11 +124,21 @@ _EVENT_TEMPLATE: list[bytes] = []
 def _migrate_from_template(real_migrate):
     """``builder.event.db.migrate`` in this process: a new, empty SQLite event database gets the
     bytes of one migrated once a process by Alembic (the same tables, indexes and revision; most
-    of a migration's time is Alembic reading its scripts again); any other database, one that
-    holds something (an older schema) and PostgreSQL are migrated as they are."""
+    of a migration's time is Alembic reading its scripts again); a PostgreSQL database already at
+    the newest revision (a copy of the migrated template, ``Cluster.new_database``) is left as it
+    is, as Alembic would leave it; any other database, one that holds something (an older schema),
+    is migrated as it is."""
     from builder.event import db
 
+    head: list[str] = []
+
     def migrate(engine) -> None:
+        if engine.dialect.name == "postgresql":
+            if not head:
+                head.append(db.head_revision())
+            if db.current_revision(engine) == head[0]:
+                return None
+            return real_migrate(engine)
         path = db.sqlite_path(str(engine.url))
         wal = None if path is None else path.with_name(path.name + "-wal")
         if path is None or not path.is_file() or path.stat().st_size or (wal is not None and wal.exists()):
@@ -312,6 +322,18 @@ def browser():
 
     with launch() as b:
         yield b
+
+
+@pytest.fixture(scope="session")
+def forked_command(tmp_path_factory):
+    """``daimyo`` as processes forked from one server that has imported daimyo (tests/forkcli.py),
+    one server per test process (each xdist worker), shared by the modules that run many
+    commands: each call still brings its own arguments, folder, environment and standard
+    streams, and the server itself runs no command (starting one costs about a second)."""
+    from forkcli import forked_daimyo
+
+    with forked_daimyo(tmp_path_factory.mktemp("forked-bin"), dict(os.environ)) as shim:
+        yield shim
 
 
 @pytest.fixture(scope="session")

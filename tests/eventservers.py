@@ -55,6 +55,7 @@ class Cluster:
         self.folder, self.port, self.run_as = folder, port, run_as
         self.count = 0
         self.options = ""
+        self.template: str | None = None
 
     def url(self, database: str) -> str:
         return f"postgresql://daimyo@127.0.0.1:{self.port}/{database}"
@@ -76,13 +77,27 @@ class Cluster:
         """Start it again on the same port, once stopped."""
         self._ctl("-l", str(self.folder / "log"), "-w", "-t", "60", "-o", self.options, "start")
 
-    def new_database(self, prefix: str = "event") -> str:
+    def new_database(self, prefix: str = "event", migrated: bool = False) -> str:
+        """A new database's URL: empty, or with ``migrated`` a copy of one that Alembic brought
+        to the newest schema once for the cluster (``CREATE DATABASE ... TEMPLATE``: the same
+        tables, indexes and revision, without a migration's time for every database)."""
         import psycopg
 
+        if migrated and self.template is None:
+            template = self.new_database("template")
+            from builder.event import db
+
+            engine = db.make_engine(template, pooled=False)
+            try:
+                db.migrate(engine)
+            finally:
+                engine.dispose()
+            self.template = template.rsplit("/", 1)[1]
         self.count += 1
         name = f"{prefix}_{os.getpid()}_{self.count}"
+        like = f' TEMPLATE "{self.template}"' if migrated else ""
         with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{like}')
         return self.url(name)
 
 

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pysource import parsed
 
 PKG = Path(__file__).resolve().parent.parent / "builder"
 
@@ -16,7 +17,7 @@ def imports_of(path: Path) -> set[str]:
 
 @functools.cache  # the sources do not change during a run; several tests read each module
 def _imports_of(path: Path) -> frozenset[str]:
-    tree = ast.parse(path.read_text())
+    tree = parsed(path.read_text())
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -209,7 +210,7 @@ def _names_a_system(node) -> bool:
 def per_system_code(path: Path) -> list[str]:
     """Comparisons with a game's id, and dict, set, tuple or list literals holding game ids."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path.read_text())):
         if isinstance(node, ast.Compare):
             for side in (node.left, *node.comparators):
                 if _names_a_system(side) or (
@@ -298,7 +299,7 @@ def test_command_functions_stay_short():
     long, still_needed = [], set()
     for path in [PKG / "cli.py", *modules("commands")]:
         text = path.read_text()
-        for fn in ast.walk(ast.parse(text)):
+        for fn in ast.walk(parsed(text)):
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 n = logic_lines(fn, text.splitlines())
                 key = f"{path.relative_to(PKG).as_posix()}:{fn.name}"
@@ -393,7 +394,7 @@ def parts_reached(source: str) -> list[tuple[int, str]]:
     """(line, part) of every part of a game the source reaches (``gs.text``, ``get(s).analytics``)."""
     return sorted(
         (node.lineno, node.attr)
-        for node in ast.walk(ast.parse(source))
+        for node in ast.walk(parsed(source))
         if isinstance(node, ast.Attribute) and node.attr in PART_USERS and _is_game(node.value)
     )
 
@@ -614,7 +615,7 @@ def local_imports(tree: ast.AST) -> list[ast.stmt]:
 
 
 def test_imports_inside_functions_do_not_grow():
-    counts = {p: len(local_imports(ast.parse(p.read_text()))) for p in PKG.rglob("*.py")}
+    counts = {p: len(local_imports(parsed(p.read_text()))) for p in PKG.rglob("*.py")}
     total = sum(counts.values())
     most = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
     assert total <= LOCAL_IMPORTS_AT_MOST, (

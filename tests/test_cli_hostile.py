@@ -231,6 +231,11 @@ def _variants():
 VARIANTS = list(_variants())
 #: the variants by the character put in, a test case each (cases run apart, on any worker)
 CLASSES = [f"{ord(ch):04x}" for ch in BYTE_CLASSES]
+#: the edit sweeps below put in one blank (a tab) and one line break (a carriage return) in the
+#: quick loop, with every character read as text; the suite puts in every one (the blanks and
+#: line breaks are the slow cases: most of their variants are lists to edit)
+SLOW_CLASSES = {f"{ord(ch):04x}" for ch in (" ", "\x85", "\u2028", "\u2029")}
+EDITED = [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CLASSES else c for c in CLASSES]
 
 
 @pytest.fixture(scope="module")
@@ -268,7 +273,7 @@ def test_check_reads_a_good_part_of_the_variants(check_code):
     assert sum(len(_of_class(c)) for c in CLASSES) == len(VARIANTS)  # every variant is in a case
 
 
-@pytest.mark.parametrize("cls", CLASSES)
+@pytest.mark.parametrize("cls", EDITED)
 def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, tmp_path, check_code, cls):
     """No traceback, no internal error (exit 70): an edit of a list 'check' reads either works
     or is refused in one located line."""
@@ -311,7 +316,7 @@ def web_api(tmp_path_factory):
         yield ws, api
 
 
-@pytest.mark.parametrize("cls", CLASSES)
+@pytest.mark.parametrize("cls", EDITED)
 def test_the_web_builder_edits_what_check_reads_or_answers_4xx(web_api, check_code, cls):
     ws, api = web_api
     for label, text in _of_class(cls):

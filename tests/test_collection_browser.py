@@ -23,7 +23,7 @@ from browserkit import catalog_shows, idle, serve
 from playwright.sync_api import expect
 from test_collection import fold, used_in
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "collection-browser-token-0123456789"

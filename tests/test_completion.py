@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DAIMYO = str(Path(sys.executable).parent / "daimyo")  # the installed command: completion is keyed by its name
 
 
@@ -23,6 +25,7 @@ def from_bash(*args, env=None):
     return subprocess.run(["bash", "-c", script, DAIMYO, *args], capture_output=True, text=True, env=environ)
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_show_completion_prints_a_script_for_the_shell():
     r = from_bash("--show-completion")
     assert r.returncode == 0, r.stderr
@@ -31,6 +34,7 @@ def test_show_completion_prints_a_script_for_the_shell():
     )
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_install_completion_writes_the_script_and_sources_it(tmp_path):
     r = from_bash("--install-completion", env={"HOME": str(tmp_path), "SHELL": "/bin/bash"})
     assert r.returncode == 0, r.stderr
@@ -39,6 +43,7 @@ def test_install_completion_writes_the_script_and_sources_it(tmp_path):
     assert f"source '{script}'" in (tmp_path / ".bashrc").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_completion_completes_commands_and_options():
     r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo ch", "COMP_CWORD": "1"})
     assert r.stdout.split() == ["check"]
@@ -48,6 +53,7 @@ def test_completion_completes_commands_and_options():
     assert r.stdout.split() == ["print", "print-test", "printer"]
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_help_names_the_completion_options():
     r = daimyo("--help")
     assert "--install-completion" in r.stdout and "--show-completion" in r.stdout

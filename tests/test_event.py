@@ -41,14 +41,15 @@ def cluster(pg_cluster):
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database(request, cluster):
+def database(request):
     """None for SQLite in the event folder; a fresh PostgreSQL database's URL. The tests on
-    PostgreSQL are slow (a server of the run's own), but for the whole flow's."""
+    PostgreSQL are slow (a server of the run's own, started only for them)."""
     if request.param == "sqlite":
         return None
+    cluster = request.getfixturevalue("cluster")
     if cluster is None:
         pytest.skip(postgres_reason())
-    return cluster.new_database()
+    return cluster.new_database(migrated=True)
 
 
 def new_event(cli, folder, database, *extra):
@@ -120,7 +121,6 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"], indirect=True)  # the quick loop keeps both
 def test_the_whole_flow(event, cli, tmp_path):
     srv, tok = event["server"], event["tokens"]
     # Aiko hands in a share code through the API

@@ -19,13 +19,15 @@ def cluster(pg_cluster):
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
-def database(request, cluster):
-    """None for SQLite in the event folder; a fresh PostgreSQL database's URL."""
+def database(request):
+    """None for SQLite in the event folder; a fresh PostgreSQL database's URL (the server is
+    started only for the tests on PostgreSQL)."""
     if request.param == "sqlite":
         return None
+    cluster = request.getfixturevalue("cluster")
     if cluster is None:
         pytest.skip(postgres_reason())
-    return cluster.new_database()
+    return cluster.new_database(migrated=True)
 
 
 def test_an_event_of_the_first_schema_is_migrated_and_keeps_its_players(tmp_path, database):
@@ -467,7 +469,7 @@ def test_two_servers_take_the_results_of_one_event(tmp_path, cli, cluster):
     if cluster is None:
         pytest.skip(postgres_reason())
     folder = str(tmp_path / "day")
-    tokens = new_day(cli, folder, cluster.new_database(), [f"P{i}" for i in range(8)])
+    tokens = new_day(cli, folder, cluster.new_database(migrated=True), [f"P{i}" for i in range(8)])
     pairs = pair_json(cli, folder)
     servers = [start_server(folder), start_server(folder)]
     try:

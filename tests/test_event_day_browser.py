@@ -315,7 +315,7 @@ def test_an_event_day_on_sqlite(browser, shots, tmp_path, cli):
 def test_an_event_day_on_postgresql_with_two_servers(browser, shots, tmp_path, cli, cluster):
     if cluster is None:
         pytest.skip(postgres_reason())
-    run_day(browser, shots, tmp_path, cli, cluster.new_database(), servers=2)
+    run_day(browser, shots, tmp_path, cli, cluster.new_database(migrated=True), servers=2)
 
 
 @pytest.mark.slow  # a journey in the browser

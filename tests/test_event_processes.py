@@ -27,7 +27,7 @@ def cluster(pg_cluster):
 def pg_url(cluster):
     if cluster is None:
         pytest.skip(postgres_reason())
-    return cluster.new_database()
+    return cluster.new_database(migrated=True)
 
 
 def post(url, token, text):

@@ -13,6 +13,8 @@ import ast
 import functools
 from pathlib import Path
 
+from pysource import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 120
 FACES = ("builder/web/", "builder/event/web/", "builder/commands/", "builder/cli.py")
@@ -36,7 +38,7 @@ def _scan(root: Path) -> dict[str, int]:
     out: dict[str, int] = {}
     for path in sorted((root / "builder").rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 n = (node.end_lineno or node.lineno) - node.body[0].lineno + 1
                 if n > MAX_LINES:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from forkcli import forked_daimyo
 
 from builder import i18n
 
@@ -116,13 +115,13 @@ def _env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def forked(tmp_path_factory):
-    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py), for
+def forked(forked_command):
+    """``daimyo`` as processes forked from one that has imported daimyo (the run's one server,
+    conftest's ``forked_command``), for
     the comparisons of many commands in each language: each call is still a process of its own
     that reads ``--lang`` at its entry point, without the interpreter's start. The usage errors
-    and the help below run in fresh interpreters (``python -m builder``)."""
-    with forked_daimyo(tmp_path_factory.mktemp("bin"), _env()) as shim:
-        yield str(shim)
+    and the help below run in fresh interpreters (``python -m builder``), and are slow."""
+    return str(forked_command)
 
 
 def daimyo(*args: str, cwd: Path, via: str | None = None) -> subprocess.CompletedProcess:
@@ -197,6 +196,7 @@ def test_a_finding_keeps_its_template_and_parameters(lists):
         assert unknown.translated() == "troupe inconnue : 'Nonexistent Guy'"
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_usage_errors_in_spanish_keep_their_exit_code(tmp_path):
     out = daimyo("--lang", "es", "check", cwd=tmp_path)
     assert out.returncode == 2
@@ -209,6 +209,7 @@ def test_usage_errors_in_spanish_keep_their_exit_code(tmp_path):
     assert out.stderr.strip() == "missing.yaml: error: archivo no encontrado (revisa la ruta)"
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_help_in_french_and_japanese(tmp_path):
     out = daimyo("--lang", "fr", "check", "--help", cwd=tmp_path)
     assert out.returncode == 0
@@ -549,24 +550,24 @@ def test_the_language_of_a_change_note_follows_the_reader():
         assert i18n.tr(note) == "1 Overhand Thrust ajouté(s) (4 dans le paquet d'action)"
 
 
-def test_diff_and_catalog_show_in_spanish_and_french(tmp_path):
+def test_diff_and_catalog_show_in_spanish_and_french(tmp_path, forked):
     buke, kuge = EXAMPLES / "kensei-buke.yaml", EXAMPLES / "kensei-kuge.yaml"
-    english = daimyo("diff", str(buke), str(kuge), cwd=tmp_path)
+    english = daimyo("diff", str(buke), str(kuge), cwd=tmp_path, via=forked)
     assert english.returncode == 1
     assert "- troops: Samurai Yari (1 unit, 5 models, 25 AP)" in english.stdout
     assert "total: 200 / 200 AP -> 195 / 200 AP" in english.stdout
-    spanish = daimyo("--lang", "es", "diff", str(buke), str(kuge), cwd=tmp_path)
+    spanish = daimyo("--lang", "es", "diff", str(buke), str(kuge), cwd=tmp_path, via=forked)
     assert spanish.returncode == 1
     assert "- troops: Samurai Yari (1 unidad, 5 miniaturas, 25 PE)" in spanish.stdout
     assert "total: 200 / 200 PE -> 195 / 200 PE" in spanish.stdout
     assert "veredicto: legal -> legal" in spanish.stdout
     # JSON: the English words, with the reader's beside them
-    js = json.loads(daimyo("--lang", "fr", "diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path).stdout)
+    js = json.loads(daimyo("--lang", "fr", "diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path, via=forked).stdout)
     gone = next(e for e in js["removed"] if e["name"] == "Samurai Yari")
     assert gone["text"] == "1 unit, 5 models, 25 AP"
     assert gone["text_translated"] == "1 unité, 5 figurines, 25 PA"
-    plain = json.loads(daimyo("diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path).stdout)
+    plain = json.loads(daimyo("diff", "-f", "json", str(buke), str(kuge), cwd=tmp_path, via=forked).stdout)
     assert "text_translated" not in json.dumps(plain)
-    french = daimyo("--lang", "fr", "catalog", "show", "kensei", "Samurai Yari", cwd=tmp_path)
+    french = daimyo("--lang", "fr", "catalog", "show", "kensei", "Samurai Yari", cwd=tmp_path, via=forked)
     assert "\n  défini dans : " in french.stdout and ", ligne 136" in french.stdout
     assert "  leader: non" in french.stdout  # the field's key as the catalog writes it, its value said

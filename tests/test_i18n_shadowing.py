@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from pysource import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -24,7 +26,7 @@ def _own_nodes(scope: ast.AST):
 def shadowed(source: str) -> list[str]:
     """``name:line`` of each function that binds ``_`` and calls ``_()`` in its own scope."""
     out = []
-    for fn in ast.walk(ast.parse(source)):
+    for fn in ast.walk(parsed(source)):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         own = list(_own_nodes(fn))

@@ -11,6 +11,7 @@ import ast
 import re
 
 import pytest
+from pysource import parsed
 
 from builder.errors import DaimyoError, UsageError, WouldOverwrite, command_line, option
 
@@ -48,7 +49,7 @@ DOCUMENTS = {
 def _strings(path):
     """Every string constant of a module but its docstrings and the hints it marks as for the
     command line only (``command_line(...)``): (line, text)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path.read_text(encoding="utf-8"))
     docs = set()
     strings = []
     for node in ast.walk(tree):  # one walk: a module's tree is large and there are many modules

@@ -87,7 +87,7 @@ def test_book_title_and_contents_quote_the_name(cli, tmp_path):
 def test_event_submit_verify_and_export_quote_the_player(cli, tmp_path):
     pytest.importorskip("uvicorn")
     pytest.importorskip("sqlalchemy")
-    from eventservers import start_server, stop_server
+    from test_event import Server  # the event server in a thread of this process
 
     player = 'Bo": version 2: legal'  # a player's name is one line already; a quote is left
     folder = str(tmp_path / "league")
@@ -95,7 +95,8 @@ def test_event_submit_verify_and_export_quote_the_player(cli, tmp_path):
     r = cli("event", "players", folder, "--add", player, "--format", "csv")
     row = next(csv.DictReader(io.StringIO(r.stdout)))
     assert row["name"] == player
-    proc, url = start_server(folder)
+    server = Server(folder)
+    url = server.url
     try:
         bad = named(tmp_path / "army.yaml")
         bad.write_text(bad.read_text(encoding="utf-8").replace("points: 200", "points: 150"), encoding="utf-8")
@@ -107,6 +108,6 @@ def test_event_submit_verify_and_export_quote_the_player(cli, tmp_path):
             out = cli("event", "verify", source).stdout.splitlines()
             assert out[0].startswith('ok  "Bo\\": version 2: legal" version 1: matches its commitment, fingerprint ')
     finally:
-        stop_server(proc)
+        server.stop()
     rows = list(csv.DictReader(io.StringIO(cli("event", "export", folder).stdout, newline="")))
     assert [x["player"] for x in rows] == [player]

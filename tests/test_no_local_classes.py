@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from pysource import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: "path:function:class" -> why the class is made inside that function
@@ -51,7 +53,7 @@ def builder_local_classes() -> list[str]:
     out = []
     for path in sorted((ROOT / "builder").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        out += [f"{rel}:{name}" for name in local_classes(ast.parse(path.read_text(encoding="utf-8")))]
+        out += [f"{rel}:{name}" for name in local_classes(parsed(path.read_text(encoding="utf-8")))]
     return out
 
 

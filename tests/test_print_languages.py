@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from forkcli import forked_daimyo
 
 from builder import i18n
 from builder.catalog import overlay
 from builder.catalog.loader import load_catalog
+
+from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -41,20 +42,21 @@ def daimyo(*args: str, cwd: Path | None = None, via: str | None = None) -> subpr
 
 
 @pytest.fixture(scope="module")
-def forked(tmp_path_factory):
-    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py), for the
-    pseudo-locale's prints of every game: each is still a process of its own that reads ``--lang``
-    at its entry point, without the interpreter's start. The Spanish, French and English prints
-    run in fresh interpreters."""
-    with forked_daimyo(tmp_path_factory.mktemp("bin"), dict(os.environ)) as shim:
-        yield str(shim)
+def forked(forked_command):
+    """``daimyo`` as processes forked from one that has imported daimyo (the run's one server,
+    conftest's ``forked_command``), for the
+    pseudo-locale's prints and refusals of every game: each is still a process of its own that
+    reads ``--lang`` at its entry point, without the interpreter's start. The Spanish, French and
+    English prints and the Spanish refusals run in fresh interpreters, and are slow."""
+    return str(forked_command)
 
 
 @functools.cache
 def output_of(*args: str) -> str:
-    """What ``daimyo ARGS`` prints, run once per test process: the English export and check of an
-    example list, which the print, player aid and event book checks below each read."""
-    return daimyo(*args).stdout
+    """What ``daimyo ARGS`` prints, run once per test process and in it (in English, as the
+    command line prints it): the export and check of an example list, which the print, player
+    aid and event book checks below each read as the data of the page."""
+    return run_cli(*args).stdout
 
 
 def pdf_text(path: Path) -> str:
@@ -77,6 +79,7 @@ def png_of(pdf: Path, page: int = 1) -> Path | None:
 # -- Spanish and French pages ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_a_kensei_roster_prints_in_spanish(tmp_path):
     out = tmp_path / "roster.pdf"
     run = daimyo("--lang", "es", "print", str(EXAMPLES / "kensei-buke.yaml"), "-o", str(out))
@@ -102,6 +105,7 @@ def test_a_kensei_roster_prints_in_spanish(tmp_path):
     assert png is None or png.stat().st_size > 1000
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_a_senji_setup_sheet_prints_in_french(tmp_path):
     out = tmp_path / "setup.pdf"
     run = daimyo("--lang", "fr", "print", str(EXAMPLES / "senji-three-daimyo.yaml"), "-o", str(out))
@@ -124,6 +128,7 @@ def test_a_senji_setup_sheet_prints_in_french(tmp_path):
     assert png is None or png.stat().st_size > 1000
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_english_stays_the_default(tmp_path):
     out = tmp_path / "roster.pdf"
     run = daimyo("print", str(EXAMPLES / "kensei-buke.yaml"), "-o", str(out))
@@ -133,6 +138,13 @@ def test_english_stays_the_default(tmp_path):
 
 
 # -- the pseudo-locale: no fixed word left unmarked -----------------------------------------------
+
+
+def one_game_quick(quick: str) -> list:
+    """Every game, only ``quick`` in the quick loop (``-m 'not slow'``): a sweep of the games keeps
+    one case there, a different game for each sweep."""
+    return [pytest.param(s, marks=() if s == quick else pytest.mark.slow) for s in sorted(EXAMPLE_OF)]
+
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
 # the program, its commands and units, written as they are typed in any language
@@ -215,7 +227,8 @@ def unmarked(printed: str, data: set[str]) -> list[str]:
     return sorted({w for w in WORD.findall(text) if w not in known})
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+# the quick loop checks one game's print, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("kensei"))
 def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system, forked):
     lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
     out = tmp_path / f"{system}.pdf"
@@ -227,7 +240,8 @@ def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system, fo
     assert not left, f"{system}: fixed words printed without translation: {left}"
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+# the quick loop checks one game's aid, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("senshiai"))
 def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, system, forked):
     """A player aid's words come from its YAML template (extracted into the print catalog) and
     its generated tables; the catalog's own data it tabulates (suits, limits) is data."""
@@ -291,13 +305,14 @@ def stats_data(system: str, lst: Path, printed: str) -> set[str]:
     return data_words(system, lst, printed) | words_of([str(v) for v in values]) | {lst.name, "stats", "AP"}
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
-def test_the_pseudo_locale_statistics_have_no_unmarked_fixed_word(tmp_path, system):
+# the quick loop checks one game's statistics, the suite every game's
+@pytest.mark.parametrize("system", one_game_quick("senji"))
+def test_the_pseudo_locale_statistics_have_no_unmarked_fixed_word(tmp_path, system, forked):
     """``daimyo stats LIST -o`` (the pages ``print --stats`` adds): headings, table words, the
     fields counted and the rules' limits are marked; the values counted are data."""
     lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
     out = tmp_path / f"stats-{system}.pdf"
-    run = daimyo("--lang", "en_XA", "stats", str(lst), "-o", str(out))
+    run = daimyo("--lang", "en_XA", "stats", str(lst), "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     printed = pdf_text(out)
     left = unmarked(printed, stats_data(system, lst, printed))
@@ -318,17 +333,17 @@ def test_the_statistics_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     assert unmarked(printed, stats_data("senji", lst, printed)) == ["Limits", "against", "bound", "value"]
 
 
-def test_the_pseudo_locale_alignment_sheet_has_no_unmarked_fixed_word(tmp_path):
+def test_the_pseudo_locale_alignment_sheet_has_no_unmarked_fixed_word(tmp_path, forked):
     """``daimyo print-test``: its titles and instructions are marked (a word printed as written,
     not accented, is not); the instructions are wrapped to the paper in another language."""
     out = tmp_path / "test-sheet.pdf"
-    run = daimyo("--lang", "en_XA", "print-test", "-o", str(out))
+    run = daimyo("--lang", "en_XA", "print-test", "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     printed = pdf_text(out)
     assert "[dàîmýö düplé" in printed
     assert plain_words(printed, PROGRAM_WORDS | {"long"}) == []  # the duplex edge, as typed
     english = tmp_path / "english.pdf"
-    assert daimyo("print-test", "-o", str(english)).returncode == 0
+    assert daimyo("print-test", "-o", str(english), via=forked).returncode == 0
     assert "Hold the sheet against a window or lamp and look at the BACK side (page 2)." in pdf_text(english)
 
 
@@ -345,10 +360,13 @@ def plain_words(text: str, data: set[str]) -> list[str]:
     return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if set(w) & ACCENTED and w not in data})
 
 
-def _refused(tmp_path: Path, lang: str, *args: str) -> subprocess.CompletedProcess:
+def _refused(tmp_path: Path, lang: str, *args: str, via: str | None = None) -> subprocess.CompletedProcess:
+    """``daimyo --lang LANG ARGS`` with no printer profile saved: ``python -m builder``, or ``via``
+    (the ``forked`` command)."""
     env = {**os.environ, "DAIMYO_PRINTERS": str(tmp_path / "printers.json")}  # no profile saved
+    command = [via] if via else [sys.executable, "-m", "builder"]
     return subprocess.run(
-        [sys.executable, "-m", "builder", "--lang", lang, *args],
+        [*command, "--lang", lang, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -368,11 +386,11 @@ def _refused(tmp_path: Path, lang: str, *args: str) -> subprocess.CompletedProce
         (["aid", "kensei", "--players", "3"], {"kensei"}),
     ],
 )
-def test_a_refused_print_is_told_in_the_readers_language(tmp_path, args, data):
+def test_a_refused_print_is_told_in_the_readers_language(tmp_path, args, data, forked):
     """The pseudo-locale accents every word of a refused print's message but its data (the values
     given, the game): each message and hint is marked; the exit code is the usage error's, 2."""
     args = [str(EXAMPLES / a) if a.endswith(".yaml") else a for a in args]
-    run = _refused(tmp_path, "en_XA", *args, "-o", str(tmp_path / "out.pdf"))
+    run = _refused(tmp_path, "en_XA", *args, "-o", str(tmp_path / "out.pdf"), via=forked)
     assert run.returncode == 2, run.stderr
     said = run.stdout + run.stderr
     assert said.strip().startswith("[") and "Traceback" not in said, said
@@ -387,6 +405,7 @@ def test_the_refused_print_check_finds_an_unmarked_word():
     assert plain_words(said.replace("none yet", "[ñöñé ýéŧ]"), {"nope"}) == []
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_a_refused_print_in_spanish(tmp_path):
     run = _refused(tmp_path, "es", "print", str(EXAMPLES / "kensei-buke.yaml"), "--printer", "nope", "-o", "x.pdf")
     assert run.returncode == 2
@@ -435,28 +454,28 @@ def _kensei_list(tmp_path: Path, troop: str) -> Path:
     return p
 
 
-def test_a_translated_name_in_a_list_is_read_as_its_key(tmp_path):
-    base = json.loads(daimyo("check", str(EXAMPLES / "kensei-sohei.yaml"), "--format", "json").stdout)
+def test_a_translated_name_in_a_list_is_read_as_its_key(tmp_path, forked):
+    base = json.loads(daimyo("check", str(EXAMPLES / "kensei-sohei.yaml"), "--format", "json", via=forked).stdout)
     lst = _kensei_list(tmp_path, "Monje Naginata")  # the Spanish overlay's name of Monk Naginata
-    run = daimyo("check", str(lst), "--format", "json")
+    run = daimyo("check", str(lst), "--format", "json", via=forked)
     assert run.returncode == 0, run.stdout + run.stderr
     got = json.loads(run.stdout)[0]
     assert got["legal"] is True and got["summary"] == base[0]["summary"]
-    shared = daimyo("export", str(lst), "--to", "text")
+    shared = daimyo("export", str(lst), "--to", "text", via=forked)
     assert "Monk Naginata" in shared.stdout and "Monje" not in shared.stdout  # written with the key
 
 
-def test_an_unknown_translated_name_gets_did_you_mean(tmp_path):
+def test_an_unknown_translated_name_gets_did_you_mean(tmp_path, forked):
     lst = _kensei_list(tmp_path, "Campesinoss")  # close only to the Spanish name of Peasants
-    english = daimyo("check", str(lst))
+    english = daimyo("check", str(lst), via=forked)
     assert "did you mean 'Campesinos'" not in english.stdout + english.stderr  # in English: English names only
-    run = daimyo("--lang", "es", "check", str(lst))
+    run = daimyo("--lang", "es", "check", str(lst), via=forked)
     assert run.returncode != 0
     said = run.stdout + run.stderr
     assert "tropa desconocida: 'Campesinoss'; ¿querías decir 'Campesinos'?" in said, said
 
 
-def test_a_pack_carries_its_own_translations(tmp_path):
+def test_a_pack_carries_its_own_translations(tmp_path, forked):
     """A pack's ``i18n:`` section names its entries in a language: shown on the page in that
     language, and read as the key in a list."""
     (tmp_path / "packs").mkdir()
@@ -465,17 +484,17 @@ def test_a_pack_carries_its_own_translations(tmp_path):
     (tmp_path / "packs" / "senshiai-example.yaml").write_text(pack, encoding="utf-8")
     deck = (EXAMPLES / "senshiai-northern-host.yaml").read_text(encoding="utf-8")
     (tmp_path / "deck.yaml").write_text(deck.replace("Samurai Guard: 2", "Guardia del samurái: 2"), encoding="utf-8")
-    run = daimyo("check", str(tmp_path / "deck.yaml"))
+    run = daimyo("check", str(tmp_path / "deck.yaml"), via=forked)
     assert run.returncode == 0, run.stdout + run.stderr
     out = tmp_path / "deck.pdf"
-    run = daimyo("--lang", "es", "print", str(tmp_path / "deck.yaml"), "-o", str(out))
+    run = daimyo("--lang", "es", "print", str(tmp_path / "deck.yaml"), "-o", str(out), via=forked)
     assert run.returncode == 0, run.stderr
     assert "Guardia samurái" in pdf_text(out)
 
 
-def test_show_uses_the_overlay_names():
-    run = daimyo("--lang", "es", "show", str(EXAMPLES / "kensei-buke.yaml"))
+def test_show_uses_the_overlay_names(forked):
+    run = daimyo("--lang", "es", "show", str(EXAMPLES / "kensei-buke.yaml"), via=forked)
     assert run.returncode == 0, run.stderr
     assert "5x Samurái Yari" in run.stdout
-    run = daimyo("show", str(EXAMPLES / "kensei-buke.yaml"))
+    run = daimyo("show", str(EXAMPLES / "kensei-buke.yaml"), via=forked)
     assert "5x Samurai Yari" in run.stdout

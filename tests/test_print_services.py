@@ -19,7 +19,14 @@ SATSUMA = EXAMPLES / "satsuma-samurai.yaml"
 HEROCARD = EXAMPLES / "herocard-samurai.yaml"
 
 
-@pytest.mark.parametrize("shop,size", [("mpc", (822, 1122)), ("dtc", (825, 1125)), ("tgc", (825, 1125))])
+@pytest.mark.parametrize(  # the quick loop prints for one service, the suite for every one
+    "shop,size",
+    [
+        ("mpc", (822, 1122)),
+        pytest.param("dtc", (825, 1125), marks=pytest.mark.slow),
+        pytest.param("tgc", (825, 1125), marks=pytest.mark.slow),
+    ],
+)
 def test_each_service_gets_its_published_poker_size(cli, tmp_path, shop, size):
     out = tmp_path / shop
     r = cli("print", SATSUMA, "--to", "images", out, "--service", shop)

@@ -82,7 +82,9 @@ def _print(cli, args, paper, out):
 
 
 @pytest.mark.parametrize("what", DOCUMENTS)
-@pytest.mark.parametrize("paper", ["100x100", "105x148", "74x105", "60x297"])
+@pytest.mark.parametrize(  # the quick loop prints each document on one paper, the suite on every one
+    "paper", ["100x100", *(pytest.param(p, marks=pytest.mark.slow) for p in ("105x148", "74x105", "60x297"))]
+)
 def test_no_block_leaves_a_lone_line_on_small_paper(cli, tmp_path, what, paper):
     w, _ = paper.split("x")
     args = DOCUMENTS[what]

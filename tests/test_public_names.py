@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from pysource import parsed
+
 PKG = Path(__file__).resolve().parent.parent / "builder"
 
 # Modules whose purpose is reaching a library's internals: the reportlab adapter.
@@ -82,7 +84,7 @@ def _own_private_attributes(tree: ast.Module) -> set[str]:
 
 def private_reaches(source: str, module: str, is_package: bool = False) -> list[str]:
     """Each place where ``source`` (the module ``module``) uses another module's underscore name."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     bound: dict[str, str] = {}  # a local name -> the builder module or object it stands for
     out: list[str] = []
     for node in ast.walk(tree):

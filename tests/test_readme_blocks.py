@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 from eventservers import free_port
-from forkcli import forked_daimyo
 from test_readme_tour import commands_of
 
 from conftest import ROOT
@@ -165,15 +164,11 @@ def _env(tmp_path: Path, bin_dir: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def forked(tmp_path_factory):
-    """The ``daimyo`` launcher of one server for the module's blocks (tests/forkcli.py): each call
+def forked(forked_command):
+    """The ``daimyo`` launcher of the run's one server (conftest's ``forked_command``): each call
     is a process forked from it, and gets the environment, folder and files of the shell that
     runs it; the server itself runs no command."""
-    top = tmp_path_factory.mktemp("forked")
-    bin_dir = top / "bin"
-    bin_dir.mkdir()
-    with forked_daimyo(bin_dir, _env(top, bin_dir)) as shim:
-        yield shim
+    return forked_command
 
 
 @pytest.fixture

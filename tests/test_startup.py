@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from forkcli import TYPER_ROUTE as FORK_TYPER_ROUTE
-from forkcli import forked_daimyo
 
 from builder.commands.app import app, app_for
 
@@ -42,6 +41,7 @@ def test_a_command_runs_with_only_its_own_command_built():
         ["chek"],
     ],
 )
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_the_one_command_app_says_what_the_whole_app_says(args, tmp_path):
     env = {"DAIMYO_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "COLUMNS": "100"}
     whole = subprocess.run([sys.executable, "-c", FULL, *args], capture_output=True, text=True, cwd=ROOT, env=env)
@@ -80,6 +80,7 @@ def test_the_command_table_names_what_each_command_module_adds():
     assert {n for n in names(app) if n not in games} - set(COMMAND_TABLE) == set(CORE_COMMANDS)
 
 
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_a_command_imports_only_the_module_that_adds_it():
     code = (
         "import sys; from builder.commands.app import app_for; one = app_for(sys.argv[1:]); "
@@ -196,12 +197,11 @@ def _run(prefix: list[str], args: list[str], env: dict[str, str]) -> tuple:
 
 
 @pytest.fixture(scope="module")
-def forked(tmp_path_factory, cache):
-    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py): each
-    call is still a process of its own, without the interpreter's start."""
-    bin_dir = tmp_path_factory.mktemp("bin")
-    with forked_daimyo(bin_dir, _env(cache)) as shim:
-        yield str(shim)
+def forked(forked_command):
+    """``daimyo`` as processes forked from one that has imported daimyo (the run's one server,
+    conftest's ``forked_command``): each call is still a process of its own, with the
+    environment it is given, without the interpreter's start."""
+    return str(forked_command)
 
 
 #: the two calls compared as fresh processes (the installed ``daimyo`` and ``python -c``); the
@@ -211,7 +211,10 @@ FRESH = (QUICK[0], TYPER[0])
 
 @pytest.mark.parametrize(
     "args, on_quick_route",
-    [(a, True) for a in QUICK] + [(a, False) for a in TYPER],
+    [
+        pytest.param(a, a in QUICK, marks=pytest.mark.slow if a in FRESH else ())  # fresh interpreters: slow
+        for a in (*QUICK, *TYPER)
+    ],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )
 def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, cache, forked):
@@ -249,6 +252,7 @@ def test_the_quick_route_leaves_shell_completion_to_typer(monkeypatch):
     assert quick_check_args(["check", "a.yaml"]) is None
 
 
+@pytest.mark.slow  # a fresh interpreter of daimyo
 def test_a_quick_check_imports_neither_typer_nor_the_command_modules(lists):
     code = (
         "import sys; import builder.cli as cli; sys.argv = ['daimyo', 'check', sys.argv[1]]\n"
@@ -260,6 +264,7 @@ def test_a_quick_check_imports_neither_typer_nor_the_command_modules(lists):
     assert r.stdout.splitlines()[-1] == "0 []", r
 
 
+@pytest.mark.slow  # a fresh interpreter of daimyo
 def test_a_check_loads_none_of_the_parts_of_a_game_it_does_not_ask():
     """A game's view, catalog browser, printing, text form and own edits are made when first asked
     for: checking a list of every game imports none of their modules."""
@@ -279,6 +284,7 @@ def test_a_check_loads_none_of_the_parts_of_a_game_it_does_not_ask():
 
 
 @pytest.mark.parametrize("args", [["check", "examples/kensei-buke.yaml"], ["catalog", "list", "kensei"]])
+@pytest.mark.slow  # fresh interpreters of daimyo
 def test_a_command_that_hashes_no_pack_loads_no_openssl(args):
     """Loading OpenSSL for hashlib costs a new process about 7 ms: a check of a list that names no
     pack and a look at the catalog hash nothing once the catalog is in the cache (the first run

@@ -8,6 +8,7 @@ import importlib
 from pathlib import Path
 
 import pytest
+from pysource import parsed
 
 from builder import state
 
@@ -68,7 +69,7 @@ def process_state() -> list[str]:
         rel = path.relative_to(ROOT).as_posix()
         if rel == "builder/state.py":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path.read_text(encoding="utf-8"))
         for node in tree.body:
             target, value = None, None
             if isinstance(node, ast.Assign) and len(node.targets) == 1:

@@ -11,9 +11,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the modules slow as a whole: each starts processes, installs a wheel, runs a journey in the
-#: browser or thousands of generated cases; their areas keep quick tests in other modules
+#: the modules slow as a whole: each starts processes, installs a wheel, drives the browser or
+#: runs thousands of generated cases; their areas keep quick tests in other modules
 SLOW_MODULES = {
+    "test_collection_browser.py",
     "test_event_browser.py",
     "test_event_day_browser.py",
     "test_event_fuzz.py",
@@ -22,8 +23,17 @@ SLOW_MODULES = {
     "test_packaging.py",
     "test_packs_fuzz.py",
     "test_standalone.py",
+    "test_viewer_browser.py",
     "test_viewer_processes.py",
+    "test_web_a11y.py",
+    "test_web_browser.py",
+    "test_web_browser_enter.py",
+    "test_web_browser_i18n.py",
+    "test_web_browser_new_options.py",
+    "test_web_browser_player.py",
+    "test_web_pack_art_browser.py",
     "test_web_pack_browser.py",
+    "test_web_print_browser.py",
 }
 
 #: options that would leave tests out of a run

@@ -5,7 +5,6 @@ its counters work, survive a reload and reset."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,8 +17,9 @@ from builder.share.api import export_source
 
 from conftest import ROOT
 
-pytestmark = [
+pytestmark = [  # a browser: none of its tests in the quick loop
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not have_chromium(), reason="no Chromium (/usr/bin/chromium) to drive"),
 ]
 
@@ -31,7 +31,6 @@ GAMES = {
     "senji": "senji-three-daimyo.yaml",
     "satsuma": "satsuma-imperial.yaml",
 }
-SHOTS = os.environ.get("DAIMYO_SCREENSHOTS")  # also kept there when set (to look at them)
 
 
 @pytest.fixture(scope="module")
@@ -56,20 +55,8 @@ def viewer(packs_here):
         yield url
 
 
-def _shot(pg, tmp_path: Path, name: str) -> Path:
-    out = tmp_path / name
-    pg.screenshot(path=str(out), full_page=True)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        shutil.copy(out, Path(SHOTS) / name)
-    return out
-
-
-QUICK = {"kensei"}
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=() if g in QUICK else pytest.mark.slow) for g in GAMES])
-def test_a_share_code_of_each_game_opens_in_the_viewer(browser, viewer, codes, game, tmp_path):
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_share_code_of_each_game_opens_in_the_viewer(browser, viewer, codes, game, tmp_path, shots):
     code = codes[game]
     for width, height in ((1366, 900), (390, 844)):
         ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
@@ -103,7 +90,7 @@ def test_a_share_code_of_each_game_opens_in_the_viewer(browser, viewer, codes, g
         for scheme in ("light", "dark"):
             pg.emulate_media(color_scheme=scheme)
             assert not violations(pg), (game, width, scheme)
-            _shot(pg, tmp_path, f"viewer-{game}-{width}-{scheme}.png")
+            shots(pg, f"viewer-{game}-{width}-{scheme}.png", full_page=True)
         ctx.close()
 
 
@@ -126,8 +113,8 @@ def _open_offline(browser, path: Path, width: int = 390, height: int = 844):
     return ctx, pg, asked
 
 
-@pytest.mark.parametrize("game", [pytest.param(g, marks=() if g in QUICK else pytest.mark.slow) for g in GAMES])
-def test_the_table_view_works_offline_and_keeps_its_counters(browser, packs_here, cli, game, tmp_path):
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_table_view_works_offline_and_keeps_its_counters(browser, packs_here, cli, game, tmp_path, shots):
     out = tmp_path / f"{game}.html"
     r = cli("export", ROOT / "examples" / GAMES[game], "--to", "html", "-o", out)
     assert r.code == 0, r.stderr
@@ -142,13 +129,13 @@ def test_the_table_view_works_offline_and_keeps_its_counters(browser, packs_here
         first = per_entry.first
         first.locator("button[data-step='1']").click()
         assert first.locator("output").inner_text() == "1"
-    _shot(pg, tmp_path, f"table-{game}-390.png")
+    shots(pg, f"table-{game}-390.png", full_page=True)
     pg.reload()
     assert pg.locator('[data-counter="round"] output').inner_text() == "3"  # kept in local storage
     if per_entry.count():
         assert per_entry.first.locator("output").inner_text() == "1"
     pg.emulate_media(color_scheme="dark")
-    _shot(pg, tmp_path, f"table-{game}-390-dark.png")
+    shots(pg, f"table-{game}-390-dark.png", full_page=True)
     assert not violations(pg), game
     pg.once("dialog", lambda d: d.accept())
     pg.get_by_role("button", name="Reset the counters").click()

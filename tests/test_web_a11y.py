@@ -16,7 +16,7 @@ from test_web_browser import TOKEN, WAIT, expect, server, total  # noqa: F401
 
 from builder.check import check_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 PAGES = [
@@ -84,11 +84,7 @@ def page_at(browser, server):  # noqa: F811  (fixture of test_web_browser)
         ctx.close()
 
 
-#: the quick loop (-m 'not slow') checks the home page and a list's page; the suite checks them all
-QUICK_PAGES = {"/", "/l/kensei-buke.yaml"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=() if p in QUICK_PAGES else pytest.mark.slow) for p in PAGES])
+@pytest.mark.parametrize("path", PAGES)
 @pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
 def test_no_serious_accessibility_violation_on_any_page(page_at, server, width, height, path):  # noqa: F811  (fixture of test_web_browser)
     pg = page_at(width, height)

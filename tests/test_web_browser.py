@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 
 from builder.check import check_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "browser-test-token-0123456789"

@@ -18,7 +18,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     server,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 
 class Watch:

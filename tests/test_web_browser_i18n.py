@@ -25,7 +25,7 @@ pytest.importorskip("uvicorn")
 from browserkit import changed, idle, serve, version
 from playwright.sync_api import expect
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "browser-i18n-token-0123456789"

@@ -18,7 +18,7 @@ from browserkit import expect, serve
 
 from builder.systems import register, unregister
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 TOKEN = "browser-new-options-token-0123456789"
 WAIT = 15_000  # ms: the machine may be busy

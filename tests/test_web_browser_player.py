@@ -22,7 +22,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     verdict,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 TWO_OWARI = """system: senji
 name: Two Owari

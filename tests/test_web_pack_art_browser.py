@@ -28,7 +28,7 @@ from regserver import Server
 from test_packs_registry import club
 from test_web_pack_browser import fill_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 TOKEN = "browser-test-token-0123456789"
 WAIT = 20_000

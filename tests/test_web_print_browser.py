@@ -16,7 +16,7 @@ import pytest
 import test_web_a11y as a11y
 from test_web_browser import TOKEN, WAIT, expect, page, server  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a browser: none of its tests in the quick loop
 
 SATSUMA = "/l/satsuma-samurai.yaml/print"
 
