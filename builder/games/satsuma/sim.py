@@ -682,7 +682,10 @@ def _replace_and_count(
                         best[s] = 0
                     else:
                         fix = True
-            left = [hand[q] for q in duals if q not in drop]
+            left = []  # (a loop: a comprehension is a call of its own)
+            for q in duals:
+                if q not in drop:
+                    left.append(hand[q])
         drop.sort(reverse=True)
         k = len(drop)
         if first:
@@ -710,7 +713,7 @@ def _replace_and_count(
                 else:
                     left.append(c)
     elif duals is not None:
-        left = [hand[q] for q in duals]
+        left = list(map(hand.__getitem__, duals))
     total = sum(best)
     e = False
     if fix:
@@ -736,9 +739,9 @@ def _replace_and_count(
                 if plain:
                     # only a samurai defender's Escape matters, and with ``prefer`` only
                     # when he wins: the Escape choice weighs it then
-                    total = core.solve_duals(best, [O[c] for c in left])
+                    total = core.solve_duals(best, list(map(O.__getitem__, left)))
                 else:
-                    total, e = core.resolve(best, [O[c] for c in left], any(E[c] for c in left))
+                    total, e = core.resolve(best, list(map(O.__getitem__, left)), any(map(E.__getitem__, left)))
     else:
         e = best[7] > 0
     return hand, total, e, best, left, fix
