@@ -454,7 +454,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     through ``core.clash`` and every discard through ``discards``; otherwise by the fast loop below,
     which makes the same decisions from the same numbers (tests compare the two game by game).
     The game's state is kept in locals: each hand is a deal per side (``_play_side``), the samurai
-    defender's Escape when he wins (``_samurai_defence``) and the outcome (``core.decide``).
+    defender's Escape when he wins (``_samurai_defence``) and the outcome (``core.decide``, looked
+    up in ``_outcomes``).
     """
     if sim.evaluator == "reference":
         return play_reference(sim, seed, trace, observe)
