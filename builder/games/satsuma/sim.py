@@ -356,7 +356,10 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
 def _place_duals(best: list, who: list, duals: list) -> tuple[list, list]:
     """``_assign`` once the single-option cards are placed in ``best`` and ``who`` (changed):
     ``duals`` are ``(position, options)`` of the cards with several options."""
-    if all(len(o) == 2 for _, o in duals):
+    for _, o in duals:  # (a loop: a generator is a call of its own)
+        if len(o) != 2:
+            break
+    else:
         # a card that gains in one suit only is placed there like a single-option card (a card that
         # gains nothing in a suit never will: placing cards only raises the best strengths), in hand
         # order, until only cards gaining in both of their suits are left
@@ -482,7 +485,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
         # the samurai's Escape matters to his total only as defender, and then is weighed below
         # when he wins (quick_escape)
         sam_hand, st, esc, best, left, fix = play(sp, attacker == 0 or quick_escape)
-        imp_hand, it = play(ip, True)[:2]
+        imp = play(ip, True)
+        imp_hand, it = imp[0], imp[1]
         held = [sam_hand, imp_hand]
         if observe is not None:
             observe(piles, discs, held)
