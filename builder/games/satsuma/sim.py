@@ -469,7 +469,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     discs: list[list[int]] = [[], []]
     sam_disc, imp_disc = discs
     rebuilt = [0, 0]
-    log: list = []
+    log: list[dict[str, Any]] = []
     plans = _plans(sim, piles, discs, rebuilt, rnd)
     per_loss, end, max_hands = sim.casualties_per_loss, sim.end, sim.max_hands
     prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
