@@ -97,6 +97,27 @@ def test_decide_is_what_clash_decides():
     assert core.decide("samurai", 4, 5, False) == ("imperial", 1, 0, "imperial")
 
 
+@pytest.mark.parametrize("per_loss", [1, 2, 3])
+def test_the_fast_loop_looks_up_what_decide_decides(game, per_loss):
+    """The fast loop takes a hand's outcome from a table of ``decide`` (by attacker, which total is
+    higher and the samurai's Escape): any two totals get decide's answer, and whole games with
+    several casualties per loss are the reference loop's."""
+    table = sim._outcomes(per_loss)
+    for a, attacker in enumerate(core.SIDES):
+        for s_total, i_total in [(15, 9), (1, 0), (3, 12), (0, 1), (7, 7), (0, 0)]:
+            for esc in (False, True):
+                order = 0 if s_total > i_total else 1 if i_total > s_total else 2
+                winner, s_cas, i_cas, nxt = core.decide(attacker, s_total, i_total, esc, per_loss)
+                kept = winner == "samurai" and nxt == "imperial"
+                won, tied = winner == "samurai", winner == "tie"
+                assert table[a][order][esc] == (s_cas, i_cas, won, tied, kept, core.SIDES.index(nxt), winner, nxt)
+    fast = sim.Sim(**{**game.__dict__, "casualties_per_loss": per_loss, "escape_choice": "free"})
+    ref = sim.Sim(**{**fast.__dict__, "evaluator": "reference"})
+    for i in range(10):
+        seed = sim.game_seed(per_loss, i)
+        assert sim.play_game(fast, seed, trace=i < 3) == sim.play_game(ref, seed, trace=i < 3)
+
+
 # -- the policies ------------------------------------------------------------------------
 
 

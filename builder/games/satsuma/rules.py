@@ -444,14 +444,18 @@ def _with_duals(best: list, duals: list, escape_option: bool | None = None) -> t
     best = best[:]
     best[ESCAPE] = 0
     rest = []
-    for d in duals:
-        kept = tuple(o for o in d if o[0] != ESCAPE)
-        if len(kept) == 2:
-            rest.append(kept)
-        elif kept:
-            s, v = kept[0]
-            if v > best[s]:
-                best[s] = v
+    for d in duals:  # each card out of Escape: a card of two options with none of Escape stays as it is
+        (s, v), (s2, v2) = d
+        if s2 == ESCAPE:
+            if s == ESCAPE:
+                continue
+        elif s != ESCAPE:
+            rest.append(d)
+            continue
+        else:
+            s, v = s2, v2
+        if v > best[s]:
+            best[s] = v
     return total, (solve_duals(best, rest) if rest else sum(best)) < total
 
 

@@ -356,7 +356,10 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
 def _place_duals(best: list, who: list, duals: list) -> tuple[list, list]:
     """``_assign`` once the single-option cards are placed in ``best`` and ``who`` (changed):
     ``duals`` are ``(position, options)`` of the cards with several options."""
-    if all(len(o) == 2 for _, o in duals):
+    for _, o in duals:  # (a loop: a generator is a call of its own)
+        if len(o) != 2:
+            break
+    else:
         # a card that gains in one suit only is placed there like a single-option card (a card that
         # gains nothing in a suit never will: placing cards only raises the best strengths), in hand
         # order, until only cards gaining in both of their suits are left
@@ -453,113 +456,116 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     With ``sim.evaluator == "reference"`` the game is played by ``play_reference``: every clash
     through ``core.clash`` and every discard through ``discards``; otherwise by the fast loop below,
     which makes the same decisions from the same numbers (tests compare the two game by game).
+    The game's state is kept in locals: each hand is a deal per side (``_play_side``), the samurai
+    defender's Escape when he wins (``_samurai_defence``) and the outcome (``core.decide``, looked
+    up in ``_outcomes``).
     """
     if sim.evaluator == "reference":
         return play_reference(sim, seed, trace, observe)
-    run = _Run.start(sim, seed, trace)
-    end, max_hands = sim.end, sim.max_hands
-    while run.sc < end:
-        if run.hands >= max_hands:
-            return run.game(None)
-        run.hands += 1
-        tables = run.tabs[run.attacker]
-        hand, st, esc = _play_side(run, 0, tables[0])
-        held = [hand]
-        hand, it, _e = _play_side(run, 1, tables[1])
-        held.append(hand)
+    rnd = Random(seed).random
+    piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
+    shuffle(piles[0], rnd)
+    shuffle(piles[1], rnd)
+    discs: list[list[int]] = [[], []]
+    sam_disc, imp_disc = discs
+    rebuilt = [0, 0]
+    log: list[dict[str, Any]] = []
+    plans = _plans(sim, piles, discs, rebuilt, rnd)
+    per_loss, end, max_hands = sim.casualties_per_loss, sim.end, sim.max_hands
+    prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
+    quick_escape = bool(prefer) and not trace  # the trace records the Escape of every hand
+    play, outcomes = _play_side, _outcomes(per_loss)
+    sc = ic = hands = wins = ties = escapes = 0
+    attacker = 0  # 0 samurai, 1 imperial (line 39)
+    while sc < end:
+        if hands >= max_hands:
+            return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
+        hands += 1
+        sp, ip = plans[attacker]
+        # the samurai's Escape matters to his total only as defender, and then is weighed below
+        # when he wins (quick_escape)
+        sam_hand, st, esc, best, left, fix = play(sp, attacker == 0 or quick_escape)
+        imp = play(ip, True)
+        imp_hand, it = imp[0], imp[1]
+        held = [sam_hand, imp_hand]
         if observe is not None:
-            observe(run.piles, run.discs, held)
-        if run.attacker and st > it and run.prefer and run.sam is not None:
-            st, esc = _samurai_defence(run, held, st, it, esc)
-        _settle_hand(run, held, st, it, esc, trace)
+            observe(piles, discs, held)
+        if attacker and st > it and prefer:
+            st, esc = _samurai_defence(sim, sp[0], sam_hand, best, left, fix, st, it, esc, prefer[sc])
+        s_cas, i_cas, won, tied, kept, nxt_code, winner, nxt = outcomes[attacker][
+            0 if st > it else (1 if it > st else 2)
+        ][esc]
+        sc += s_cas
+        ic += i_cas
+        wins += won
+        ties += tied
+        escapes += kept
+        if trace:
+            decks = (sim.samurai, sim.imperial)
+            who_att = "imperial" if attacker else "samurai"
+            log.append(_hand_record(hands, who_att, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
+        attacker = nxt_code
+        sam_disc.extend(sam_hand)  # every card held goes to its owner's discard pile
+        imp_disc.extend(imp_hand)
         if observe is not None:
-            observe(run.piles, run.discs, ([], []))
-    return run.game(core.victory_level(run.ic, sim.victory))
+            observe(piles, discs, ([], []))
+    return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
 
 
-@dataclass(slots=True)
-class _Run:
-    """One game of the fast loop in play: the numbers it keeps from its ``Sim`` (the policies'
-    codes, their weak strengths, the tables by attacker, the discard timing, the samurai's role
-    preference) and what changes hand by hand (piles, discard piles, casualties, counts)."""
-
-    sim: Sim
-    rnd: Callable[[], float]
-    piles: list[list[int]]
-    pol: tuple[int, ...]
-    weaks: tuple[int, ...]
-    tabs: tuple[Any, ...]  # by attacker: (the samurai's table, the imperial's)
-    first: bool  # the discards go to the discard pile before the replacement draw
-    prefer: tuple[bool, ...]
-    quick_escape: bool
-    discs: list[list[int]] = field(default_factory=lambda: [[], []])
-    rebuilt: list[int] = field(default_factory=lambda: [0, 0])
-    log: list[dict[str, Any]] = field(default_factory=list)
-    sc: int = 0
-    ic: int = 0
-    attacker: int = 0  # 0 samurai, 1 imperial (line 39)
-    hands: int = 0
-    wins: int = 0
-    ties: int = 0
-    escapes: int = 0
-    sam: tuple[list[int], list[int] | None, bool] | None = None  # the samurai's best, left, fix
-
-    @classmethod
-    def start(cls, sim: Sim, seed: int, trace: bool) -> _Run:
-        """The game of ``seed`` before its first hand: both decks shuffled, the samurai's first."""
-        rnd = Random(seed).random
-        piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
-        shuffle(piles[0], rnd)
-        shuffle(piles[1], rnd)
-        st_, it_ = sim.samurai.tables, sim.imperial.tables
-        prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
-        return cls(
-            sim,
-            rnd,
-            piles,
-            pol=tuple(_POLICY_CODE[p] for p in sim.policies),
-            weaks=tuple(WEAK if w is None else w for w in sim.weak),
-            tabs=((st_[0], it_[1]), (st_[1], it_[0])),
-            first=sim.discard_timing == "before_redraw",
-            prefer=prefer,
-            quick_escape=bool(prefer) and not trace,  # the trace records the Escape of every hand
-        )
-
-    def game(self, victory: str | None) -> Game:
-        return Game(
-            self.ic, self.sc, self.hands, victory, self.wins, self.ties, self.escapes, tuple(self.rebuilt), self.log
-        )
+@state.memo(
+    "satsuma.hand_outcomes", bound=16, lifetime=state.VALUE, doc="core.decide tabulated, by casualties per loss"
+)
+def _outcomes(per_loss: int) -> tuple[tuple[tuple[tuple[Any, ...], ...], ...], ...]:
+    """``core.decide`` for every hand, looked up ``[attacker][samurai higher, imperial higher, tie][samurai
+    Escape]`` (attacker 0 samurai, 1 imperial): ``(samurai casualties, imperial casualties, samurai won,
+    tied, samurai kept the defence by Escape, next attacker 0 or 1, winner, next attacker)``. The outcome
+    of a hand depends on which total is higher, not by how much."""
+    out = []
+    for attacker in core.SIDES:
+        by_order = []
+        for st, it in ((1, 0), (0, 1), (0, 0)):
+            by_esc = []
+            for esc in (False, True):
+                winner, s_cas, i_cas, nxt = core.decide(attacker, st, it, esc, per_loss)
+                kept = winner == "samurai" and nxt == "imperial"
+                row = (s_cas, i_cas, int(winner == "samurai"), int(winner == "tie"), int(kept))
+                by_esc.append((*row, core.SIDES.index(nxt), winner, nxt))
+            by_order.append(tuple(by_esc))
+        out.append(tuple(by_order))
+    return tuple(out)
 
 
-def _play_side(run: _Run, side: int, t: Any) -> tuple[list[int], int, bool]:
-    """One side's hand (0 samurai, 1 imperial) with its table ``t``: dealt, its discards chosen by
-    the side's policy and replaced, and counted. The hand, its total and whether Escape counts."""
-    hand = _deal(run, side)
-    best, who, dead, idle, duals, pos = _scan(hand, t)
-    drop, cleared, every_idle = _choose_discards(run, side, t, hand, best, who, dead, idle, duals, pos)
-    left, fix = _discard_and_draw(run, side, t, hand, best, who, duals, drop, cleared, every_idle)
-    total, e = _hand_total(run, side, t, hand, best, left, fix)
-    return hand, total, e
+def _plans(
+    sim: Sim, piles: list[list[int]], discs: list[list[int]], rebuilt: list[int], rnd: Callable[[], float]
+) -> tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...]:
+    """By attacker (0 samurai, 1 imperial): the samurai's plan and the imperial's, everything
+    ``_play_side`` reads of a side in its role, taken once a game: ``(table, suit, value, duo, mask,
+    opts, escape, policy code, weak strength, pile, discard pile, side, reshuffle counts, random,
+    hand size, discard limit, discards before the replacement draw)``."""
+    game = (sim.hand_size, sim.max_discard, sim.discard_timing == "before_redraw")
+    by_side = []
+    for side, deck in enumerate((sim.samurai, sim.imperial)):
+        code, w = _POLICY_CODE[sim.policies[side]], sim.weak[side]
+        own = (code, WEAK if w is None else w, piles[side], discs[side], side, rebuilt, rnd, *game)
+        by_side.append([(t, t.suit, t.value, t.duo, t.mask, t.opts, t.escape, *own) for t in deck.tables])
+    (s_att, s_def), (i_att, i_def) = by_side
+    return ((s_att, i_def), (s_def, i_att))
 
 
-def _deal(run: _Run, side: int) -> list[int]:
-    """A hand drawn from the end of the side's pile (rebuilt from its discards when it runs out)."""
-    hand_size = run.sim.hand_size
-    pile, disc = run.piles[side], run.discs[side]
-    if len(pile) >= hand_size:
-        hand = pile[-hand_size:]
-        del pile[-hand_size:]
+def _play_side(plan: tuple[Any, ...], plain: bool) -> tuple[list[int], int, bool, list[int], list[int] | None, bool]:
+    """One side's hand with its ``plan`` (``_plans``): dealt from the end of its pile (rebuilt from
+    its discard pile when it runs out), scanned in one pass and its discards chosen by the side's
+    policy; ``_replace_and_count`` replaces them and counts the hand played (``plain``: Escape does
+    not matter to the total)."""
+    _t, S, V, DU, M, O, _e, p, thr, pile, disc, side, rebuilt, rnd, size, lim, _first = plan
+    if len(pile) >= size:
+        hand = pile[-size:]
+        del pile[-size:]
     else:
         hand = []
-        run.rebuilt[side] += _draw(pile, disc, hand_size, hand, run.rnd)
-    return hand
-
-
-def _scan(hand: list[int], t: Any) -> tuple[list[int], list[int], list[int], list[int], list[int] | None, int]:
-    """One pass over a hand: the best single-option card per suit (best, who), the cards that
-    cannot count (dead), the single-option cards beaten in their suit (idle), the two-option
-    cards (duals, None when there are none) and the hand's size."""
-    S, V = t.suit, t.value
+        rebuilt[side] += _draw(pile, disc, size, hand, rnd)
+    # one pass: the best single-option card per suit (best, who), the cards that cannot count
+    # (dead), the single-option cards beaten in their suit (idle), the two-option cards (duals)
     best = [0, 0, 0, 0, 0, 0, 0, 0]
     who = [-1, -1, -1, -1, -1, -1, -1, -1]
     dead = []
@@ -584,27 +590,7 @@ def _scan(hand: list[int], t: Any) -> tuple[list[int], list[int], list[int], lis
         else:
             duals.append(pos)
         pos += 1
-    return best, who, dead, idle, duals, pos
-
-
-def _choose_discards(
-    run: _Run,
-    side: int,
-    t: Any,
-    hand: list[int],
-    best: list[int],
-    who: list[int],
-    dead: list[int],
-    idle: list[int],
-    duals: list[int] | None,
-    pos: int,
-) -> tuple[list[int] | None, list[tuple[int, int, int]] | None, bool]:
-    """The positions the side's policy discards, the weak counted cards among them (strength,
-    position, suit) and whether every idle card is among the discards."""
-    lim = run.sim.max_discard
-    p = run.pol[side]
     drop = cleared = None
-    thr = run.weaks[side]
     every_idle = True  # every idle card is among the discards
     if p == 2 and lim > 0:  # best
         if len(dead) >= lim:
@@ -615,12 +601,10 @@ def _choose_discards(
                 # two-option cards with no suit in common are placed one by one: each takes
                 # the option gaining most over the single-option cards (the first on a tie);
                 # otherwise _assign tries every choice
-                DU, M = t.duo, t.mask
                 m = 0
                 for q in duals:
                     c = hand[q]
                     if m & M[c] or DU[c] is None:
-                        O = t.opts
                         b2, w2 = _place_duals(best[:], who[:], [(x, O[hand[x]]) for x in duals])
                         used = set(w2)
                         used.update(dead)
@@ -666,13 +650,14 @@ def _choose_discards(
                         drop.append(x[1])
     elif p == 1 and lim > 0:  # simple
         drop = dead[:lim]
-    return drop, cleared, every_idle
+    if not drop and duals is None:  # nothing to replace or to place
+        return hand, sum(best), best[7] > 0, best, None, False
+    return _replace_and_count(plan, plain, hand, best, who, duals, drop, cleared, every_idle)
 
 
-def _discard_and_draw(
-    run: _Run,
-    side: int,
-    t: Any,
+def _replace_and_count(
+    plan: tuple[Any, ...],
+    plain: bool,
     hand: list[int],
     best: list[int],
     who: list[int],
@@ -680,16 +665,13 @@ def _discard_and_draw(
     drop: list[int] | None,
     cleared: list[tuple[int, int, int]] | None,
     every_idle: bool,
-) -> tuple[list[int] | None, bool]:
-    """The discards go (before or after the replacement draw: the house rule ``discard_timing``)
-    and as many cards are drawn. The best single-option card per suit is kept up to date through
-    the discards and the cards drawn; returns the two-option cards of the hand played, and
-    whether a discard leaves the best per suit unknown (the hand is solved again)."""
-    # the total of the hand played: the best single-option card per suit is kept up to date
-    # through the discards and the cards drawn, then the two-option cards are placed
-    S, V = t.suit, t.value
-    pile, disc = run.piles[side], run.discs[side]
-    first = run.first
+) -> tuple[list[int], int, bool, list[int], list[int] | None, bool]:
+    """The discards go (before or after the replacement draw: the house rule ``discard_timing``) and
+    as many cards are drawn; then the hand played is counted. The best single-option card per suit is
+    kept up to date through the discards and the cards drawn, then the two-option cards (left) are
+    placed; a discard that leaves the best of a suit unknown solves the hand again (fix). Returns the
+    hand, its total, whether Escape counts, and best, left and fix for ``_samurai_defence``."""
+    t, S, V, DU, _m, O, E, _p, _thr, pile, disc, side, rebuilt, rnd, _size, _lim, first = plan
     left = None  # the two-option cards of the hand played
     fix = False  # a discard leaves the best per suit unknown: solve the hand again
     if drop:
@@ -705,7 +687,10 @@ def _discard_and_draw(
                         best[s] = 0
                     else:
                         fix = True
-            left = [hand[q] for q in duals if q not in drop]
+            left = []  # (a loop: a comprehension is a call of its own)
+            for q in duals:
+                if q not in drop:
+                    left.append(hand[q])
         drop.sort(reverse=True)
         k = len(drop)
         if first:
@@ -717,7 +702,7 @@ def _discard_and_draw(
             del pile[-k:]
         else:
             new = []
-            run.rebuilt[side] += _draw(pile, disc, k, new, run.rnd)
+            rebuilt[side] += _draw(pile, disc, k, new, rnd)
         if not first:
             disc.extend(gone)
         hand.extend(new)
@@ -733,32 +718,16 @@ def _discard_and_draw(
                 else:
                     left.append(c)
     elif duals is not None:
-        left = [hand[q] for q in duals]
-    return left, fix
-
-
-def _hand_total(
-    run: _Run, side: int, t: Any, hand: list[int], best: list[int], left: list[int] | None, fix: bool
-) -> tuple[int, bool]:
-    """The total of the hand played and whether Escape counts in it; the samurai's best, left and
-    fix are kept for the Escape choice (``_samurai_defence``)."""
-    attacker, quick_escape = run.attacker, run.quick_escape
+        left = list(map(hand.__getitem__, duals))
     total = sum(best)
     e = False
-    if side == 0:
-        run.sam = best, left, fix
     if fix:
         total, e = core.table_total(hand, t)
     elif left:
-        DU = t.duo
         c = left[0]
-        if (
-            len(left) == 1
-            and DU[c] is not None
-            and (side or attacker == 0 or quick_escape or (best[7] <= 0 and not t.escape[c]))
-        ):
+        if len(left) == 1 and DU[c] is not None and (plain or (best[7] <= 0 and not E[c])):
             # one card on its own, and Escape does not matter (not the samurai defender's,
-            # weighed below, or none in the hand): the total of core.resolve
+            # weighed later, or none in the hand): the total of core.resolve
             a, av, b, bv = DU[c]
             g, g2 = av - best[a], bv - best[b]
             if g2 > g:
@@ -769,30 +738,36 @@ def _hand_total(
             for c in left:
                 if DU[c] is None:
                     total, e = core.table_total(hand, t)
-                    if side == 0:
-                        run.sam = best, left, True
+                    fix = True  # the samurai defender's Escape choice solves it again too
                     break
             else:
-                O = t.opts
-                if side or attacker == 0 or quick_escape:
+                if plain:
                     # only a samurai defender's Escape matters, and with ``prefer`` only
-                    # when he wins: the Escape choice below weighs it then
-                    total = core.solve_duals(best, [O[c] for c in left])
+                    # when he wins: the Escape choice weighs it then
+                    total = core.solve_duals(best, list(map(O.__getitem__, left)))
                 else:
-                    E = t.escape
-                    total, e = core.resolve(best, [O[c] for c in left], any(E[c] for c in left))
-    elif side == 0:
+                    total, e = core.resolve(best, list(map(O.__getitem__, left)), any(map(E.__getitem__, left)))
+    else:
         e = best[7] > 0
-    return total, e
+    return hand, total, e, best, left, fix
 
 
-def _samurai_defence(run: _Run, held: list[list[int]], st: int, it: int, esc: bool) -> tuple[int, bool]:
-    """A samurai defender who wins: Escape used or left out on purpose (``core.choose_escape``);
-    the samurai's total and whether Escape counts."""
-    assert run.sam is not None
-    b, left, fix = run.sam
-    echoice, prefer = run.sim.escape_choice, run.prefer[run.sc]
-    tdef = run.tabs[1][0]
+def _samurai_defence(
+    sim: Sim,
+    tdef: core.RoleTable,
+    hand: list[int],
+    b: list[int],
+    left: list[int] | None,
+    fix: bool,
+    st: int,
+    it: int,
+    esc: bool,
+    prefer: bool,
+) -> tuple[int, bool]:
+    """A samurai defender who wins: Escape used or left out on purpose (``core.choose_escape``),
+    from his ``hand`` counted with the table ``tdef`` as best per suit ``b``, two-option cards
+    ``left`` and ``fix`` (``_replace_and_count``); the samurai's total and whether Escape counts."""
+    echoice = sim.escape_choice
     if left and not fix:
         E = tdef.escape
         for c in left:
@@ -801,7 +776,7 @@ def _samurai_defence(run: _Run, held: list[list[int]], st: int, it: int, esc: bo
         else:
             left = None  # no two-option card offers Escape
     if fix:
-        without, with_e = core.escape_totals([run.sim.samurai.cards[c] for c in held[0]], "defender")
+        without, with_e = core.escape_totals([sim.samurai.cards[c] for c in hand], "defender")
         st, esc = core.choose_escape(echoice, prefer, it, without, with_e)
     elif left:
         without, with_e = _escape_split(b, left, tdef)
@@ -809,27 +784,6 @@ def _samurai_defence(run: _Run, held: list[list[int]], st: int, it: int, esc: bo
     elif b[7] > 0:  # single-option Escape cards only: the best one adds its strength, alone
         st, esc = core.choose_escape(echoice, prefer, it, st - b[7], st)
     return st, esc
-
-
-def _settle_hand(run: _Run, held: list[list[int]], st: int, it: int, esc: bool, trace: bool) -> None:
-    """The hand's outcome: casualties, the counts, the trace, the next attacker; every card held
-    goes to its owner's discard pile."""
-    who_att = ("samurai", "imperial")[run.attacker]
-    winner, s_cas, i_cas, nxt = core.decide(who_att, st, it, esc, run.sim.casualties_per_loss)
-    run.sc += s_cas
-    run.ic += i_cas
-    if winner == "samurai":
-        run.wins += 1
-        if nxt == "imperial":
-            run.escapes += 1
-    elif winner == "tie":
-        run.ties += 1
-    if trace:
-        decks = (run.sim.samurai, run.sim.imperial)
-        run.log.append(_hand_record(run.hands, who_att, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
-    run.attacker = 0 if nxt == "samurai" else 1
-    run.discs[0].extend(held[0])
-    run.discs[1].extend(held[1])
 
 
 def _hand_record(
