@@ -37,7 +37,7 @@ from test_event import (  # noqa: F401  (fixtures of test_event)
 
 # how long a test lets a blocked thread try before it looks at what it did: the fixed code cannot
 # finish in any time (it waits for the transaction to end), so the test cannot fail by chance
-BLOCKED = 3.0
+BLOCKED = 1.5
 
 
 def _stored_while(monkeypatch, action):
