@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from sweeps import quick_first
 
 from builder import i18n
 
@@ -134,7 +135,7 @@ def codes_of(text: str) -> list[str]:
     return re.findall(r"^  \S+:\d+:\d+: \S+ ([a-z]+\.[a-z0-9-]+):", text, re.M)
 
 
-@pytest.mark.parametrize("game", sorted(ILLEGAL))
+@pytest.mark.parametrize("game", quick_first(sorted(ILLEGAL)))
 def test_check_speaks_spanish_and_french_with_the_same_codes_and_exit_code(game, lists, forked):
     english = daimyo("check", lists[game].name, cwd=lists[game].parent, via=forked)
     assert english.returncode == 1, english.stdout + english.stderr
@@ -150,7 +151,7 @@ def test_check_speaks_spanish_and_french_with_the_same_codes_and_exit_code(game,
         assert out.stdout != english.stdout
 
 
-@pytest.mark.parametrize("game", sorted(ILLEGAL))
+@pytest.mark.parametrize("game", quick_first(sorted(ILLEGAL)))
 def test_json_is_the_same_in_every_language_but_for_the_translated_message(game, lists, forked):
     english = daimyo("check", "--format", "json", lists[game].name, cwd=lists[game].parent, via=forked)
     assert english.returncode == 1
