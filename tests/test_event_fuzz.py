@@ -117,7 +117,7 @@ def files_under(root: Path) -> dict[str, int]:
 def test_submit_and_verify_against_a_hostile_server(kind, cli, tmp_path):
     army = tmp_path / "army.yaml"
     army.write_text(BUKE)
-    slow = ("--timeout", "2") if kind in (*TRICKLED, "silence") else ()  # the others answer at once
+    slow = ("--timeout", "1") if kind in (*TRICKLED, "silence") else ()  # the others answer at once
     with hostile(kind) as url:
         for args in (
             ("submit", url, army, "--token", "t", *slow),
