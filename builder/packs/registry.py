@@ -752,6 +752,11 @@ def newest(entries: list[Entry], name: str, game: str | None) -> Entry | None:
 INDEX_DEPTH = 3
 
 
+def _not_a_registry(message: str) -> UsageError:
+    """The refusal of a folder too big to be a registry's, ``message`` saying what was counted."""
+    return UsageError(message, L_("give the folder holding the registry's packs"))
+
+
 def registry_pack_files(root: Path) -> list[Path]:
     """The pack files of a registry folder and its subfolders, INDEX_DEPTH deep, in name order
     (hidden files and folders and the index left out). Symbolic links to folders are not
@@ -763,14 +768,13 @@ def registry_pack_files(root: Path) -> list[Path]:
     for dirpath, dirnames, filenames in os.walk(root):
         seen += len(dirnames) + len(filenames)
         if seen > limits.MAX_INDEX_FILES:
-            raise UsageError(
+            raise _not_a_registry(
                 L_(
                     "{folder}: more than {n:,} files and folders {depth} folders deep (MAX_INDEX_FILES); not indexed",
                     folder=display_path(root),
                     n=limits.MAX_INDEX_FILES,
                     depth=INDEX_DEPTH,
-                ),
-                L_("give the folder holding the registry's packs"),
+                )
             )
         depth = len(Path(dirpath).relative_to(root).parts)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
@@ -779,14 +783,13 @@ def registry_pack_files(root: Path) -> list[Path]:
             if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
                 files.append(p)
         if len(files) > limits.MAX_INDEX_PACKS:
-            raise UsageError(
+            raise _not_a_registry(
                 L_(
                     "{folder}: more than {n:,} pack files {depth} folders deep (MAX_INDEX_PACKS); not indexed",
                     folder=display_path(root),
                     n=limits.MAX_INDEX_PACKS,
                     depth=INDEX_DEPTH,
-                ),
-                L_("give the folder holding the registry's packs"),
+                )
             )
     return files
 
