@@ -89,6 +89,7 @@ def pytest_configure(config):
     compileall.compile_dir(ROOT / "builder", quiet=2, workers=1)
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown with -p no:xdist
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker more than the cores this process may use. Much of a run waits on
     servers, browsers, sockets and child processes; with a worker a core, a core idled through
