@@ -74,3 +74,36 @@ def test_every_module_keeps_a_test_in_the_quick_loop(request):
     assert none_quick <= SLOW_MODULES, f"no test of these modules runs in the quick loop: {none_quick - SLOW_MODULES}"
     some_quick = {name for name in SLOW_MODULES & quick.keys() if any(quick[name])}
     assert not some_quick, f"listed as slow as a whole, but with quick tests: {some_quick}"
+
+
+def test_the_tests_run_without_xdist_and_auto_is_a_worker_more_than_the_cores(pytestconfig):
+    """``-p no:xdist`` (one process, as CONTRIBUTING's CPU measurements run) still loads the
+    conftest, whose xdist hook is optional; ``-n auto`` asks it for one worker more than the cores."""
+    import os
+    import subprocess
+    import sys
+
+    one = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cacheprovider",
+            "--collect-only",
+            "-q",
+            "tests/test_yamlio.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert one.returncode == 0, one.stdout[-2000:] + one.stderr[-2000:]
+    hook = pytestconfig.pluginmanager.get_plugin(str(ROOT / "tests" / "conftest.py"))
+    if hook is None:  # conftest is registered by its module name
+        hook = sys.modules["conftest"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    assert hook.pytest_xdist_auto_num_workers(pytestconfig) == cores + 1
