@@ -5,9 +5,14 @@ are slow as a whole keeps a test in the quick loop."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
+
+from conftest import pytest_xdist_auto_num_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,10 +84,6 @@ def test_every_module_keeps_a_test_in_the_quick_loop(request):
 def test_the_tests_run_without_xdist_and_auto_is_a_worker_more_than_the_cores(pytestconfig):
     """``-p no:xdist`` (one process, as CONTRIBUTING's CPU measurements run) still loads the
     conftest, whose xdist hook is optional; ``-n auto`` asks it for one worker more than the cores."""
-    import os
-    import subprocess
-    import sys
-
     one = subprocess.run(
         [
             sys.executable,
@@ -102,8 +103,5 @@ def test_the_tests_run_without_xdist_and_auto_is_a_worker_more_than_the_cores(py
         timeout=120,
     )
     assert one.returncode == 0, one.stdout[-2000:] + one.stderr[-2000:]
-    hook = pytestconfig.pluginmanager.get_plugin(str(ROOT / "tests" / "conftest.py"))
-    if hook is None:  # conftest is registered by its module name
-        hook = sys.modules["conftest"]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    assert hook.pytest_xdist_auto_num_workers(pytestconfig) == cores + 1
+    assert pytest_xdist_auto_num_workers(pytestconfig) == cores + 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -17,7 +19,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
-from test_viewer_processes import _free_ports, _get, viewer
+from test_viewer_processes import _free_ports, _get, viewer, wait_until_up
 
 from builder.share.api import export_source
 from builder.viewer import shelf as shelf_module
@@ -226,10 +228,6 @@ def test_cache_dir_and_no_cache_together_are_a_usage_error(tmp_path):
 @pytest.mark.slow  # starts a server process
 @pytest.mark.skipif(os.name == "nt", reason="the viewer's processes need a POSIX system here")
 def test_a_default_folder_that_cannot_be_written_is_said_and_the_viewer_draws_alone(tmp_path):
-    import subprocess
-    import sys
-    import time
-
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     env = dict(os.environ, DAIMYO_CACHE_DIR=str(blocker / "daimyo"), DAIMYO_VIEWER=PUBLIC)
@@ -237,15 +235,7 @@ def test_a_default_folder_that_cannot_be_written_is_said_and_the_viewer_draws_al
     exe = [sys.executable, "-m", "builder.cli", "viewer", "--port", str(port)]
     proc = subprocess.Popen(exe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if _get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the viewer did not start"
-            time.sleep(0.02)
+        wait_until_up(port, proc)
         code = _code()
         assert _get(port, f"/v/{code}")[1][HEADER] == "drawn"
         assert _get(port, f"/v/{code}")[1][HEADER] == "memory"

@@ -56,6 +56,21 @@ def _get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, 
         conn.close()
 
 
+def wait_until_up(port: int, proc: subprocess.Popen) -> None:
+    """Wait until the viewer ``proc`` on ``port`` answers ``/healthz`` (RuntimeError with the end
+    of its standard error if it ends or takes two minutes)."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if _get(port, "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the viewer did not start: " + proc.stderr.read().decode()[-500:])
+        time.sleep(0.02)
+
+
 @contextlib.contextmanager
 def viewer(port: int, workers: int, public: str | None = "https://lists.example.org", cache_dir=None, *more: str):
     """``daimyo viewer`` on ``port``, its public address ``public`` (None: the address each
@@ -70,16 +85,7 @@ def viewer(port: int, workers: int, public: str | None = "https://lists.example.
         exe += ["--cache-dir", str(cache_dir)]
     proc = subprocess.Popen(exe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if _get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the viewer did not start: " + proc.stderr.read().decode()[-500:])
-            time.sleep(0.02)
+        wait_until_up(port, proc)
         yield port
     finally:
         proc.terminate()
